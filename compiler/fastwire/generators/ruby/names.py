@@ -1,0 +1,115 @@
+"""Ruby names for a package's types, fields and enum members, and the Scope a package is
+written in (its Printer, the lowered model, the options)."""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from ... import ir, lower
+from ..common import naming
+from ..options import Options
+from ..printer import Printer
+
+# Constants of Ruby's core a package's module must not replace.
+CORE = frozenset("""
+    Array BasicObject Binding Class Comparable Complex Data Dir Encoding Enumerable
+    Enumerator Errno Exception FalseClass Fastwire Fiber File FileTest Float GC Hash IO
+    Integer Kernel Marshal MatchData Math Method Module NilClass Numeric Object
+    ObjectSpace Proc Process Random Range Rational Regexp Set Signal String Struct Symbol
+    Thread Time TracePoint TrueClass UnboundMethod Warning JSON Socket BigDecimal
+    SecureRandom Base64 Comparable Minitest""".split())
+
+# A guard clause: a line that leaves the method (or raises) under a condition.
+_GUARD = re.compile(r"^\s*(raise|return|next|break|fail)\b.* (if|unless) ")
+
+
+def module_name(package: str) -> str:
+    name = naming.pascal(package)
+    name = name[:1].upper() + name[1:]
+    return name + "_" if name in CORE else name
+
+
+def class_name(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def attr_name(name: str) -> str:
+    """A field's accessor and keyword: a Ruby local-variable name, not reserved."""
+    if name[:1].isupper():
+        name = name[:1].lower() + name[1:]
+    return naming.ident("ruby", name)
+
+
+def member_names(e: ir.EnumType) -> Dict[str, str]:
+    """schema member name -> Ruby constant (upper case; clashes get a trailing _)."""
+    out: Dict[str, str] = {}
+    taken = set()
+    for v in e.values:
+        c = v.name.upper()
+        if not c[:1].isalpha():
+            c = "V" + c
+        while c in taken:
+            c += "_"
+        taken.add(c)
+        out[v.name] = c
+    return out
+
+
+def field_const(s: ir.StructType, f: ir.Field) -> str:
+    """The codec constant of a field the runtime codes (F_<Struct>_<field>)."""
+    return f"F_{s.name}_{f.name}"
+
+
+class Scope:
+    """One package being written: its Printer (2 spaces a level) and what it is drawn from."""
+
+    def __init__(self, model: lower.WireModel, pkg: ir.Package, options: Options) -> None:
+        self.schema = model.schema
+        self.pkg = pkg
+        self.options = options
+        self.model = model
+        self.mod = module_name(pkg.name)
+        self.p = Printer(indent=2)
+        self.tags = 0  # locals of the structs a fast path inlines: pos, pos1, ...
+        self.fp_vals: List[str] = []  # the final write's pending pack: values, format
+        self.fp_fmt = ""
+
+    def ordered_structs(self) -> List[ir.StructType]:
+        by_name = {s.qualified_name: s for s in self.pkg.structs}
+        return [by_name[n] for n in self.model.package(self.pkg.name).emission_order]
+
+    def sent(self) -> List[ir.StructType]:
+        by_name = {s.qualified_name: s for s in self.pkg.structs}
+        return [by_name[n] for n in self.model.package(self.pkg.name).sends]
+
+    def qualify(self, package: Optional[str], name: str) -> str:
+        if package is None or package == self.pkg.name:
+            return name
+        return f"{module_name(package)}::{name}"
+
+    def type_name(self, ref: ir.TypeRef) -> str:
+        return self.qualify(ref.package, class_name(ref.name))
+
+    def inlinable(self, ref: ir.TypeRef, chain: List[str]) -> Optional[ir.StructType]:
+        """The struct a field refers to when a fast path may inline it: same package, not
+        already being walked (recursion), at most 3 levels deep."""
+        if ref.package not in (None, self.pkg.name) or len(chain) >= 3:
+            return None
+        t = self.schema.lookup(ref)
+        if not isinstance(t, ir.StructType) or t.qualified_name in chain:
+            return None
+        return t
+
+    def text(self) -> str:
+        """The printed lines, a blank line after each guard clause (RuboCop's layout)."""
+        lines = self.p.lines
+        out: List[str] = []
+        for i, line in enumerate(lines):
+            out.append(line)
+            following = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            if _GUARD.match(line) and following and following not in ("end", "else") \
+                    and not following.startswith("elsif "):
+                out.append("")
+        self.p.lines = out
+        return self.p.text()

@@ -1,0 +1,611 @@
+"""The versioned format's fast paths: straight-line vput, vget, vverify, vok and vroot per
+struct, set on its codec object (the runtime's table-driven walk stays the slow path:
+older versions, errors)."""
+
+from __future__ import annotations
+
+from typing import List
+
+from ... import ir, lower
+from .final import emit_final_paths
+from .names import Scope, attr_name, class_name, field_const
+from .types import (
+    check,
+    convert,
+    directive,
+    kind,
+    plain_codec,
+    read_directive,
+    split_directives,
+    struct_optional,
+    struct_vector,
+)
+
+
+def emit_fast_paths(g: Scope, s: ir.StructType) -> None:
+    layout = g.model.struct(s.qualified_name)
+    fields = list(zip(s.all_fields, layout.fields))
+    cls = class_name(s.name)
+    codec = f"S_{s.name}"
+    body, tn = layout.body_size, s.type_number
+    vfmt = "VV" + "".join(directive(fl.wire) for fl in layout.fields)
+    # read: size and type as one u64 (see vok_struct)
+    gfmt = "Q<" + "".join(read_directive(fl.wire) for fl in layout.fields)
+    raw_index = []
+    i = 1
+    for fl in layout.fields:
+        raw_index.append(i)
+        i += len(split_directives(directive(fl.wire)))
+    g.p.blank()
+    g.p.value(f"# {cls}: straight-line paths ({body}-byte body, type {tn}).")
+    g.p.value(f"class << {codec}")
+    g.p.indent()
+    # -- versioned write (root: the model's [size][8] header written with the body)
+    g.p.value("def vput(buf, base, v, root = false)")
+    g.p.indent()
+    g.p.value(f'raise Fastwire::EncodeError.new("{cls} expected, got #{{v.class}}", "wrong_type") '
+             f"unless v.is_a?({cls})")
+    g.p.blank()
+    if all(kind(fl.wire) not in ("struct", "other") for fl in layout.fields):
+        emit_flat_vput(g, s, layout, fields)
+        return emit_fast_reads(g, s, layout, fields, vfmt, gfmt, raw_index)
+    g.p.value("if root")
+    g.p.value(f"  buf << Z_{s.name}_ROOT")
+    g.p.value("  pos = buf.bytesize - " + str(body))
+    g.p.value(f"  vals = [0, 8, {body}, {tn}]")
+    g.p.value("else")
+    g.p.value("  pos = buf.bytesize")
+    g.p.value(f"  buf << Z_{s.name}")
+    g.p.value(f"  vals = [{body}, {tn}]")
+    g.p.value("end")
+    # Strings and flat structs are appended by one pack (pend), their offsets from the
+    # sizes of what comes before them in it.
+    pend: List[str] = []
+    pend_fmt = ""
+    pend_size: List[str] = []
+
+    def here() -> str:
+        return " + ".join(["buf.bytesize - pos"] + pend_size)
+
+    def flush() -> None:
+        nonlocal pend_fmt
+        if pend:
+            g.p.value(f'[{", ".join(pend)}].pack("{pend_fmt}", buffer: buf)')
+        pend.clear()
+        pend_size.clear()
+        pend_fmt = ""
+
+    for n, (f, fl) in enumerate(fields):
+        a = attr_name(f.name)
+        k = kind(fl.wire)
+        inline = g.inlinable(f.type.value, []) if k == "struct" else None
+        if k in ("string", "bytes"):
+            g.p.value(f"s{n} = v.{a}")
+            g.p.value(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
+                     f'"wrong_type") unless s{n}.is_a?(String)')
+            g.p.blank()
+            g.p.value(f"n{n} = s{n}.bytesize")
+            g.p.value(f"vals << ({here()})")
+            pend += [f"n{n}", f"s{n}"]
+            pend_fmt += "Va*"
+            pend_size.append(f"4 + n{n}")
+            continue
+        if inline is not None and flat(g, inline):
+            icls = g.qualify(inline.package, class_name(inline.name))
+            g.p.value(f"y{n} = v.{a}")
+            g.p.value(f'raise Fastwire::EncodeError.new("{inline.name} expected, got #{{y{n}.class}}", '
+                     f'"wrong_type") unless y{n}.is_a?({icls})')
+            g.p.blank()
+            lines, ivals, ifmt, isize = flat_parts(g, inline, f"y{n}", f"_{n}_")
+            for line in lines:
+                g.p.value(line)
+            g.p.value(f"vals << ({here()})")
+            pend += ivals
+            pend_fmt += ifmt
+            pend_size.append(f"({isize})" if "+" in isize else isize)
+            continue
+        if k in ("struct", "other"):
+            flush()
+        if k == "struct":
+            g.p.value(f"vals << {plain_codec(g, f.type.value)}.vput(buf, pos, v.{a})")
+        elif k == "other" and struct_optional(fl.wire) and \
+                (opt := g.inlinable(f.type.value, [])) is not None and flat(g, opt):
+            # T? of a flat struct: its block is the struct's offset (4: the body
+            # follows), then the struct: one pack
+            icls = g.qualify(opt.package, class_name(opt.name))
+            g.p.value(f"x = v.{a}")
+            g.p.value("if x.nil?")
+            g.p.value("  vals << 0 << 0")
+            g.p.value("else")
+            g.p.indent()
+            g.p.value(f'raise Fastwire::EncodeError.new("{opt.name} expected, got #{{x.class}}", '
+                     f'"wrong_type") unless x.is_a?({icls})')
+            g.p.blank()
+            lines, ivals, ifmt, _ = flat_parts(g, opt, "x", f"_{n}_")
+            for line in lines:
+                g.p.value(line)
+            g.p.value("vals << 1 << (buf.bytesize - pos)")
+            g.p.value(f'[4, {", ".join(ivals)}].pack("V{ifmt}", buffer: buf)')
+            g.p.outdent()
+            g.p.value("end")
+        elif k == "other" and struct_optional(fl.wire):
+            # T? of a struct: its block is the struct's offset (4: the body follows)
+            inner = plain_codec(g, f.type.value)
+            g.p.value(f"x = v.{a}")
+            g.p.value("if x.nil?")
+            g.p.value("  vals << 0 << 0")
+            g.p.value("else")
+            g.p.value("  at = buf.bytesize")
+            g.p.value('  buf << "\\x04\\0\\0\\0"')
+            g.p.value(f"  {inner}.vput(buf, at, x)")
+            g.p.value("  vals << 1 << (at - pos)")
+            g.p.value("end")
+        elif k == "other" and struct_vector(fl.wire):
+            # T[] / T() of a struct: [count][offsets], then the bodies
+            inner = plain_codec(g, f.type.value)
+            g.p.value(f"x = v.{a}")
+            g.p.value(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: Array expected", '
+                     '"wrong_type") unless x.is_a?(Array)')
+            g.p.blank()
+            g.p.value("at = buf.bytesize")
+            g.p.value("vals << (at - pos)")
+            g.p.value("n = x.size")
+            elem = g.inlinable(f.type.value, [])
+            if elem is not None and flat(g, elem):
+                # flat elements: count, offsets and every element (body, then its
+                # blocks) in one pack, the offsets from the sizes
+                emit_flat_vector_vput(g, elem, f"VF_{s.name}_{f.name}")
+                continue
+            g.p.value("if n.zero?")
+            g.p.value('  buf << "\\0\\0\\0\\0"')
+            g.p.value("else")
+            g.p.indent()
+            g.p.value('buf << ("\\0" * (4 + (4 * n)))')
+            g.p.value("offs = [n]")
+            g.p.value("j = 0")
+            g.p.value("while j < n")
+            g.p.value(f"  offs << {inner}.vput(buf, pos, x[j])")
+            g.p.value("  j += 1")
+            g.p.value("end")
+            g.p.value('buf[at, 4 + (4 * n)] = offs.pack("V*")')
+            g.p.outdent()
+            g.p.value("end")
+        elif k == "other":
+            g.p.value(f"{field_const(s, f)}.vwrite(vals, buf, pos, v.{a})")
+        else:
+            g.p.value(f"x = v.{a}")
+            for line in check(g, "x", fl.wire, f"{s.name}.{f.name}"):
+                g.p.value(line)
+            g.p.value("vals << x")
+    flush()
+    g.p.value("if root")
+    g.p.value("  vals[0] = buf.bytesize - pos + 8")
+    g.p.value(f'  buf[pos - 8, {body + 8}] = vals.pack("VV{vfmt}")')
+    g.p.value("  8")
+    g.p.value("else")
+    g.p.value(f'  buf[pos, {body}] = vals.pack("{vfmt}")')
+    g.p.value("  pos - base")
+    g.p.value("end")
+    g.p.outdent()
+    g.p.value("end")
+    emit_fast_reads(g, s, layout, fields, vfmt, gfmt, raw_index)
+
+
+def flat(g: Scope, s: ir.StructType) -> bool:
+    """A struct of values and strings only (its blocks follow its body in order)."""
+    layout = g.model.struct(s.qualified_name)
+    return all(kind(fl.wire) not in ("struct", "other") for fl in layout.fields)
+
+
+def flat_parts(g: Scope, s: ir.StructType, var: str, sfx: str) -> tuple:
+    """Lines that read and check a flat struct's fields from `var`, then its values in
+    pack order (header, slots, blocks), their format and its size (an expression)."""
+    layout = g.model.struct(s.qualified_name)
+    body, tn = layout.body_size, s.type_number
+    lines: List[str] = []
+    vals = [str(body), str(tn)]
+    tail: List[str] = []
+    fmt = "VV"
+    at = str(body)
+    for n, (f, fl) in enumerate(zip(s.all_fields, layout.fields)):
+        a = attr_name(f.name)
+        k = kind(fl.wire)
+        fmt += directive(fl.wire)
+        if k in ("string", "bytes"):
+            sv, nv = f"s{sfx}{n}", f"n{sfx}{n}"
+            lines.append(f"{sv} = {var}.{a}")
+            lines.append(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
+                         f'"wrong_type") unless {sv}.is_a?(String)')
+            lines.append(f"{nv} = {sv}.bytesize")
+            vals.append(at)
+            at = f"{at} + 4 + {nv}"
+            tail += [nv, sv]
+        else:
+            xv = f"x{sfx}{n}"
+            lines.append(f"{xv} = {var}.{a}")
+            lines += check(g, xv, fl.wire, f"{s.name}.{f.name}")
+            vals.append(xv)
+    fmt += "Va*" * (len(tail) // 2)
+    return lines, vals + tail, fmt, at
+
+
+def emit_flat_vector_vput(g: Scope, e: ir.StructType, formats: str) -> None:
+    cls = g.qualify(e.package, class_name(e.name))
+    lines, vals, fmt, size = flat_parts(g, e, "y", "_")
+    g.p.value("if n.zero?")
+    g.p.value('  buf << "\\0\\0\\0\\0"')
+    g.p.value("else")
+    g.p.indent()
+    g.p.value("o = at + 4 + (4 * n) - pos")
+    g.p.value("head = [n]")
+    g.p.value("items = []")
+    g.p.value("j = 0")
+    g.p.value("while j < n")
+    g.p.indent()
+    g.p.value("y = x[j]")
+    g.p.value(f'raise Fastwire::EncodeError.new("{e.name} expected, got #{{y.class}}", "wrong_type") '
+             f"unless y.is_a?({cls})")
+    g.p.blank()
+    for line in lines:
+        g.p.value(line)
+    g.p.value("head << o")
+    g.p.value(f"items.push({', '.join(vals)})")
+    g.p.value(f"o += {size}")
+    g.p.value("j += 1")
+    g.p.outdent()
+    g.p.value("end")
+    g.p.value(f"head.concat(items).pack({formats}[n], buffer: buf)")
+    g.p.outdent()
+    g.p.value("end")
+
+
+def emit_flat_vput(g: Scope, s: ir.StructType, layout: lower.StructLayout, fields: list) -> None:
+    """A struct of values and strings: its blocks follow the body in field order, so
+    every offset is known before writing; body and blocks are one pack (a root's
+    header too)."""
+    body, tn = layout.body_size, s.type_number
+    vals = [str(body), str(tn)]
+    tail: List[str] = []
+    fmt = "VV"
+    at = str(body)
+    for n, (f, fl) in enumerate(fields):
+        a = attr_name(f.name)
+        k = kind(fl.wire)
+        fmt += directive(fl.wire)
+        if k in ("string", "bytes"):
+            g.p.value(f"s{n} = v.{a}")
+            g.p.value(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
+                     f'"wrong_type") unless s{n}.is_a?(String)')
+            g.p.value(f"n{n} = s{n}.bytesize")
+            vals.append(at)
+            at = f"{at} + 4 + n{n}"
+            tail += [f"n{n}", f"s{n}"]
+        else:
+            g.p.value(f"x{n} = v.{a}")
+            for line in check(g, f"x{n}", fl.wire, f"{s.name}.{f.name}"):
+                g.p.value(line)
+            vals.append(f"x{n}")
+    fmt += "Va*" * (len(tail) // 2)
+    g.p.value("pos = buf.bytesize")
+    g.p.value("if root")
+    g.p.value(f'  [{at} + 8, 8, {", ".join(vals + tail)}].pack("VV{fmt}", buffer: buf)')
+    g.p.value("  8")
+    g.p.value("else")
+    g.p.value(f'  [{", ".join(vals + tail)}].pack("{fmt}", buffer: buf)')
+    g.p.value("  pos - base")
+    g.p.value("end")
+    g.p.outdent()
+    g.p.value("end")
+
+
+def emit_fast_reads(g: Scope, s: ir.StructType, layout: lower.StructLayout, fields: list,
+                    vfmt: str, gfmt: str, raw_index: List[int]) -> None:
+    cls = class_name(s.name)
+    body, tn = layout.body_size, s.type_number
+    # Verify reads only what it checks: offsets, optional flags, decimal scale bytes.
+    check_fmt, check_index = "VV", []
+    at, skip = 2, 0
+    for fl in layout.fields:
+        k = kind(fl.wire)
+        if k in ("string", "bytes", "struct") or (k == "other" and fl.wire.kind != "array"):
+            part = directive(fl.wire)
+            n = len(split_directives(part))
+        elif k == "decimal":
+            skip += 14
+            part, n = "C", 1
+        else:
+            skip += fl.wire.slot
+            check_index.append(-1)
+            continue
+        check_fmt += (f"x{skip}" if skip else "") + part
+        skip = 1 if k == "decimal" else 0
+        check_index.append(at)
+        at += n
+    # -- versioned read and verify
+    for method in ("vget", "vverify"):
+        g.p.blank()
+        g.p.value(f"def {method}(r, base, off, slot_end, d)")
+        g.p.indent()
+        g.p.value("pos = base + off")
+        # A struct of values and strings: its first string is read with the body (the
+        # length after it, where writers put the block), when it is there.
+        first = None
+        if method == "vget" and not any(kind(fl.wire) in ("struct", "other")
+                                        for fl in layout.fields):
+            first = next((n for n, fl in enumerate(layout.fields)
+                          if kind(fl.wire) in ("string", "bytes")), None)
+        need = body + (4 if first is not None else 0)
+        g.p.value(f"if off != 0 && pos >= slot_end && pos <= r.end_ - {need} && d > 0")
+        g.p.indent()
+        fmt = gfmt if method == "vget" else check_fmt
+        if first is not None:
+            fmt += "V"
+        g.p.value(f'raw = r.buf.unpack("{fmt}", offset: pos)')
+        if method == "vget":
+            g.p.value(f"stored = (st = raw[0]) == {body | tn << 32} ? {body} : "
+                     f"((st >> 32) == {tn} ? st & 0xFFFFFFFF : 0)")
+            g.p.value(f"if stored >= {body} && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0")
+        else:
+            g.p.value("stored = raw[0]")
+            g.p.value(f"if stored >= {body} && raw[1] == {tn} && stored <= r.end_ - pos && "
+                     "(budget = r.budget - stored) >= 0")
+        g.p.indent()
+        g.p.value("r.budget = budget")
+        if any(kind(fl.wire) in ("struct", "other") for fl in layout.fields):
+            g.p.value("d -= 1")
+        if method == "vget":
+            args = []
+            if first is not None:
+                fl = layout.fields[first]
+                ri = raw_index[first]
+                last = len(split_directives(fmt)) - 1
+                utf8 = ".force_encoding(Encoding::UTF_8)" if kind(fl.wire) == "string" else ""
+                reader = "vget_str" if kind(fl.wire) == "string" else "vget_bytes"
+                g.p.value(f"if raw[{ri}] == {body} && (n = raw[{last}]) <= r.end_ - pos - "
+                         f"{body + 4} && (budget = r.budget - 4 - n) >= 0")
+                g.p.value("  r.budget = budget")
+                g.p.value(f"  s{first} = r.buf.byteslice(pos + {body + 4}, n){utf8}")
+                g.p.value("else")
+                g.p.value(f"  s{first} = Fastwire.{reader}(r, pos, raw[{ri}], pos + {fl.offset + 4})")
+                g.p.value("end")
+            for n_field, ((f, fl), ri) in enumerate(zip(fields, raw_index)):
+                k = kind(fl.wire)
+                slot_end = f"pos + {fl.offset + fl.wire.slot}"
+                if n_field == first:
+                    args.append(f"s{first}")
+                elif k == "string":
+                    args.append(f"Fastwire.vget_str(r, pos, raw[{ri}], {slot_end})")
+                elif k == "bytes":
+                    args.append(f"Fastwire.vget_bytes(r, pos, raw[{ri}], {slot_end})")
+                elif k == "struct":
+                    args.append(f"{plain_codec(g, f.type.value)}.vget(r, pos, raw[{ri}], "
+                                f"{slot_end}, d)")
+                elif k == "other" and struct_optional(fl.wire):
+                    inner = plain_codec(g, f.type.value)
+                    args.append(f"(raw[{ri}].zero? ? nil : Fastwire.vget_opt_struct(r, pos, "
+                                f"raw[{ri + 1}], {slot_end}, {inner}, d))")
+                elif k == "other" and struct_vector(fl.wire):
+                    inner = plain_codec(g, f.type.value)
+                    args.append(f"Fastwire.vget_structs(r, pos, raw[{ri}], {slot_end}, {inner}, d)")
+                elif k == "other":
+                    c = field_const(s, f)
+                    args.append(f"{c}.vget_slot(r, pos + {fl.offset}, pos, d)"
+                                if fl.wire.kind == "array"
+                                else f"{c}.vread(r, raw, {ri}, pos + {fl.offset}, pos, d)")
+                else:
+                    args.append(convert(f"raw[{ri}]", fl.wire))
+            if args:
+                g.p.value(f"return {cls}.allocate._fw_set(")
+                g.p.indent()
+                for n, arg in enumerate(args):
+                    g.p.value(arg + ("," if n + 1 < len(args) else ""))
+                g.p.outdent()
+                g.p.value(")")
+            else:
+                g.p.value(f"return {cls}.allocate._fw_set")
+        else:
+            for (f, fl), ri in zip(fields, check_index):
+                k = kind(fl.wire)
+                slot_end = f"pos + {fl.offset + fl.wire.slot}"
+                if k in ("string", "bytes"):
+                    g.p.value(f"Fastwire.vcheck_str(r, pos, raw[{ri}], {slot_end})")
+                elif k == "struct":
+                    g.p.value(f"{plain_codec(g, f.type.value)}.vverify(r, pos, raw[{ri}], "
+                             f"{slot_end}, d)")
+                elif k == "decimal":
+                    g.p.value(f'Fastwire.fail!("bad_value", "decimal scale") if raw[{ri}] > 28')
+                elif k == "other" and struct_optional(fl.wire):
+                    inner = plain_codec(g, f.type.value)
+                    g.p.value(f"Fastwire.vcheck_opt_struct(r, pos, raw[{ri + 1}], {slot_end}, {inner}, d) "
+                             f"unless raw[{ri}].zero?")
+                elif k == "other" and struct_vector(fl.wire):
+                    inner = plain_codec(g, f.type.value)
+                    g.p.value(f"Fastwire.vcheck_structs(r, pos, raw[{ri}], {slot_end}, {inner}, d)")
+                elif k == "other":
+                    c = field_const(s, f)
+                    g.p.value(f"{c}.vcheck_slot(r, pos + {fl.offset}, pos, d)"
+                             if fl.wire.kind == "array"
+                             else f"{c}.vcheck(r, raw, {ri}, pos + {fl.offset}, pos, d)")
+            g.p.value("return")
+        g.p.outdent()
+        g.p.value("end")
+        g.p.outdent()
+        g.p.value("end")
+        g.p.value("super # an older version, or an error: the checked walk says which")
+        g.p.outdent()
+        g.p.value("end")
+    emit_vok(g, s, layout, fields)
+    if g.options.final:
+        emit_final_paths(g, s, layout, fields)
+    g.p.outdent()
+    g.p.value("end")
+
+
+def emit_vok(g: Scope, s: ir.StructType, layout: lower.StructLayout, fields: list) -> None:
+    """verify()'s fast walk of a versioned body: locals instead of the Reader, one
+    unpack for every slot it checks (and the length of the first string, where writers
+    put its block: right after the body), no call per field, the structs it holds
+    inlined (up to a few levels, recursion through a call). Returns the budget left,
+    or nil when it cannot decide (an older or unusual layout, or an error): the checked
+    walk (vverify) then says which."""
+    g.p.blank()
+    g.p.value("def vok(buf, e, b, base, off, slot_end, d)")
+    g.p.indent()
+    g.tags = 0
+    vok_struct(g, s, "base", "off", "slot_end", "d", [s.qualified_name])
+    g.p.value("b")
+    g.p.outdent()
+    g.p.value("end")
+    # the same for a root model: its header read with the body (the usual root offset 8)
+    g.p.blank()
+    g.p.value("def vroot(buf, e, d)")
+    g.p.indent()
+    g.tags = 0
+    g.p.value("b = e - 8")
+    vok_struct(g, s, "0", "8", "8", "d", [s.qualified_name], root=True)
+    g.p.value("b")
+    g.p.outdent()
+    g.p.value("end")
+
+
+def vok_call_or_inline(g: Scope, ref: ir.TypeRef, base: str, off: str, slot_end: str, d: str,
+                       chain: List[str], d_checked: bool = False, root: bool = False) -> None:
+    t = g.inlinable(ref, chain)
+    if t is None:
+        inner = plain_codec(g, ref)
+        g.p.value(f"return nil unless (b = {inner}.vok(buf, e, b, {base}, {off}, {slot_end}, {d}))")
+        g.p.blank()
+    else:
+        vok_struct(g, t, base, off, slot_end, d, chain + [t.qualified_name], d_checked)
+
+
+def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d: str,
+               chain: List[str], d_checked: bool = False, root: bool = False) -> None:
+    layout = g.model.struct(s.qualified_name)
+    fields = list(zip(s.all_fields, layout.fields))
+    t = "" if g.tags == 0 else str(g.tags)
+    g.tags += 1
+    body, tn = layout.body_size, s.type_number
+    # size and type as one u64 (one value fewer to unpack): st == size | type << 32 for
+    # a body of this version; else split
+    fmt, names = "Q<", [f"st{t}"]
+    at = 8
+    first_text = None
+    for n, fl in enumerate(layout.fields):
+        k = kind(fl.wire)
+        w = fl.wire
+        if k in ("string", "bytes", "struct") or struct_vector(w):
+            want, part, vars_ = fl.offset, "V", [f"o{t}_{n}"]
+            if k in ("string", "bytes") and first_text is None:
+                first_text = n
+        elif struct_optional(w):
+            want, part, vars_ = fl.offset, "CV", [f"f{t}_{n}", f"o{t}_{n}"]
+        elif k == "decimal":
+            want, part, vars_ = fl.offset + 14, "C", [f"c{t}_{n}"]
+        else:
+            continue
+        fmt += (f"x{want - at}" if want > at else "") + part
+        names += vars_
+        at = want + (5 if part == "CV" else 4 if part == "V" else 1)
+    need = body
+    if first_text is not None:
+        fmt += (f"x{body - at}" if body > at else "") + "V"
+        names.append(f"ns{t}")
+        need = body + 4
+    nested = any(kind(fl.wire) in ("struct", "other") for fl in layout.fields)
+    pos = f"pos{t}"
+    if root:
+        g.p.value(f"return nil unless e >= {need + 8} && {d} > 0")
+        g.p.blank()
+        g.p.value(f'hd, {", ".join(names)} = buf.unpack("Q<{fmt}")')
+        g.p.value(f"return nil unless hd == e + {8 << 32}")  # [size][8]
+        g.p.blank()
+        g.p.value(f"{pos} = 8")
+    else:
+        if not off.isidentifier():
+            g.p.value(f"off{t} = {off}")
+            off = f"off{t}"
+        g.p.value(f"{pos} = {base} + {off}")
+        # off 0 fails pos >= slot_end: every slot ends after its base
+        g.p.value(f"return nil unless {pos} >= {slot_end} && {pos} <= e - {need}"
+                 + ("" if d_checked else f" && {d} > 0"))
+        g.p.blank()
+        if len(names) == 1:
+            g.p.value(f'{names[0]} = buf.unpack1("{fmt}", offset: {pos})')
+        else:
+            g.p.value(f'{", ".join(names)} = buf.unpack("{fmt}", offset: {pos})')
+    g.p.value(f"stored{t} = st{t} == {body | tn << 32} ? {body} : "
+             f"((st{t} >> 32) == {tn} ? st{t} & 0xFFFFFFFF : 0)")
+    g.p.value(f"return nil unless stored{t} >= {body} && stored{t} <= e - {pos} && (b -= stored{t}) >= 0")
+    g.p.blank()
+    dc = f"d{t}_"
+    if nested:
+        g.p.value(f"{dc} = {d} - 1")
+    for n, (f, fl) in enumerate(fields):
+        k = kind(fl.wire)
+        w = fl.wire
+        o = f"o{t}_{n}"
+        slot_end_n = f"{pos} + {fl.offset + w.slot}"
+        if k in ("string", "bytes"):
+            if n == first_text:
+                g.p.value(f"if {o} == {body}")
+                g.p.value(f"  return nil if ns{t} > e - {pos} - {body + 4} || (b -= 4 + ns{t}) < 0")
+                g.p.value(f"elsif {o} != 0")
+            else:
+                g.p.value(f"if {o} != 0")
+            g.p.indent()
+            g.p.value(f"p = {pos} + {o}")
+            g.p.value(f'return nil unless p >= {slot_end_n} && p <= e - 4 && '
+                     f'(n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0')
+            g.p.outdent()
+            g.p.value("end")
+        elif k == "struct":
+            vok_call_or_inline(g, f.type.value, pos, o, slot_end_n, dc, chain)
+        elif struct_optional(w):
+            q = f"q{t}_{n}"
+            g.p.value(f"if f{t}_{n} != 0")
+            g.p.indent()
+            g.p.value(f"{q} = {pos} + {o}")
+            g.p.value(f"return nil unless {q} >= {slot_end_n} && {q} <= e - 4 && (b -= 4) >= 0")
+            g.p.blank()
+            vok_call_or_inline(g, f.type.value, q, f'buf.unpack1("V", offset: {q})', f"{q} + 4", dc,
+                                    chain)
+            g.p.outdent()
+            g.p.value("end")
+        elif struct_vector(w):
+            q, cnt, offs, j = f"q{t}_{n}", f"n{t}_{n}", f"offs{t}_{n}", f"j{t}_{n}"
+            g.p.value(f"if {o} != 0")
+            g.p.indent()
+            g.p.value(f"{q} = {pos} + {o}")
+            g.p.value(f'return nil unless {q} >= {slot_end_n} && {q} <= e - 4 && '
+                     f'({cnt} = buf.unpack1("V", offset: {q})) <= (e - {q} - 4) / 4 && '
+                     f"(b -= 4 + (4 * {cnt})) >= 0")
+            g.p.blank()
+            g.p.value(f"if {cnt} > 0")
+            g.p.indent()
+            g.p.value(f"return nil if {dc} < 1")
+            g.p.blank()
+            g.p.outdent()
+            g.p.indent()
+            g.p.value(f'{offs} = buf.unpack("V#{{{cnt}}}", offset: {q} + 4)')
+            g.p.value(f"{j} = 0")
+            g.p.value(f"while {j} < {cnt}")
+            g.p.indent()
+            vok_call_or_inline(g, f.type.value, pos, f"{offs}[{j}]", f"{q} + 8 + (4 * {j})", dc, chain,
+                                    d_checked=True)
+            g.p.value(f"{j} += 1")
+            g.p.outdent()
+            g.p.value("end")
+            g.p.outdent()
+            g.p.value("end")
+            g.p.outdent()
+            g.p.value("end")
+        elif k == "decimal":
+            g.p.value(f"return nil if c{t}_{n} > 28")
+            g.p.blank()
+        elif k == "other":
+            # the runtime's codec, on a Reader (it raises DecodeError when malformed)
+            qualified = g.qualify(s.package, field_const(s, f))
+            g.p.value("rd = Fastwire::Reader.new(buf, b, 0)")
+            g.p.value(f"{qualified}.vcheck_slot(rd, {pos} + {fl.offset}, {pos}, {dc})")
+            g.p.value("b = rd.budget")
