@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Callable, Dict, List, Optional
 
 from ... import ir, lower
 from .names import Scope, member_names
@@ -67,34 +67,45 @@ def zero(g: Scope, ref: ir.TypeRef) -> str:
     return "0"
 
 
+def _decimal(lit: lower.Literal) -> str:
+    if lit.coefficient == 0 and lit.scale == 0 and not lit.negative:
+        return "Fastwire::Decimal::ZERO"
+    neg = "true" if lit.negative else "false"
+    return f"Fastwire::Decimal.new({lit.coefficient}, {lit.scale}, {neg})"
+
+
+def _float(lit: lower.Literal) -> str:
+    assert isinstance(lit.value, float)
+    return float_literal(lit.value)
+
+
+def _uuid(lit: lower.Literal) -> str:
+    assert isinstance(lit.raw, bytes)
+    if lit.raw == bytes(16):
+        return "Fastwire::UUID::NIL"
+    return f'Fastwire::UUID.parse("{lit.value}")'
+
+
+COMPUTED = {"utc": "Fastwire.utc", "uuid1": "Fastwire::UUID.uuid1", "uuid4": "Fastwire::UUID.uuid4"}
+# lower.Literal kind -> its Ruby expression (an integer of an enum or flags type: its members)
+LITERALS: Dict[str, Callable[[lower.Literal], str]] = {
+    "null": lambda lit: "nil",
+    "bool": lambda lit: "true" if lit.value else "false",
+    "computed": lambda lit: COMPUTED[str(lit.value)],
+    "integer": lambda lit: str(lit.value),
+    "float": _float,
+    "decimal": _decimal,
+    "string": lambda lit: ruby_string(str(lit.value)),
+    "uuid": _uuid,
+}
+
+ENUM_INTEGERS = {("integer", "enum"), ("integer", "flags")}  # (literal kind, IR type kind)
+
+
 def literal(g: Scope, ref: ir.TypeRef, lit: lower.Literal) -> str:
-    if lit.kind == "null":
-        return "nil"
-    if lit.kind == "bool":
-        return "true" if lit.value else "false"
-    if lit.kind == "computed":
-        return {"utc": "Fastwire.utc", "uuid1": "Fastwire::UUID.uuid1",
-                "uuid4": "Fastwire::UUID.uuid4"}[str(lit.value)]
-    if lit.kind == "integer":
-        if ref.kind in ("enum", "flags"):
-            return enum_expr(g, ref, lit)
-        return str(lit.value)
-    if lit.kind == "float":
-        assert isinstance(lit.value, float)
-        return float_literal(lit.value)
-    if lit.kind == "decimal":
-        if lit.coefficient == 0 and lit.scale == 0 and not lit.negative:
-            return "Fastwire::Decimal::ZERO"
-        neg = "true" if lit.negative else "false"
-        return f"Fastwire::Decimal.new({lit.coefficient}, {lit.scale}, {neg})"
-    if lit.kind == "string":
-        return ruby_string(str(lit.value))
-    if lit.kind == "uuid":
-        assert isinstance(lit.raw, bytes)
-        if lit.raw == bytes(16):
-            return "Fastwire::UUID::NIL"
-        return f'Fastwire::UUID.parse("{lit.value}")'
-    raise AssertionError(lit.kind)
+    if (lit.kind, ref.kind) in ENUM_INTEGERS:
+        return enum_expr(g, ref, lit)
+    return LITERALS[lit.kind](lit)
 
 
 def default(g: Scope, f: ir.Field, lit: Optional[lower.Literal]) -> str:

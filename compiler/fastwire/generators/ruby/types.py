@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from ... import ir, lower
+from ...layouts import TIMESTAMP
 from .literals import ruby_string
 from .names import Scope
 
@@ -22,13 +23,33 @@ CODECS: Dict[str, str] = {
     "double": "DOUBLE", "decimal": "DECIMAL", "timestamp": "TIMESTAMP", "uuid": "UUID_",
     "string": "STRING", "bytes": "BYTES",
 }
-# Constants of Ruby's core a package's module must not replace.
 INT_RANGES: Dict[str, tuple] = {
     "byte": (0, 0xFF), "char": (0, 0xFF), "uint8": (0, 0xFF), "int8": (-0x80, 0x7F),
     "wchar": (0, 0xFFFFFFFF), "int16": (-0x8000, 0x7FFF), "uint16": (0, 0xFFFF),
     "int32": (-0x80000000, 0x7FFFFFFF), "uint32": (0, 0xFFFFFFFF),
     "int64": (-0x8000000000000000, 0x7FFFFFFFFFFFFFFF), "uint64": (0, 0xFFFFFFFFFFFFFFFF),
 }
+CODEC_PREFIX = {"enum": "E_", "flags": "E_"}  # (an IR type kind) else S_
+# helper -> the pack directive of its slot (else its scalar's, else an offset's "V")
+SLOT_DIRECTIVES = {"timestamp": "Q<", "decimal": "a16", "uuid": "a16", "optional": "CV"}
+READ_DIRECTIVES = {"float": "e"}
+# helper -> how the fast paths treat it (kind())
+ROLES: Dict[str, str] = {
+    **{h: "int" for h in INT_RANGES}, "timestamp": "int", "enum": "int", "flags": "int",
+    **{h: h for h in ("bool", "float", "double", "decimal", "uuid", "string", "bytes", "struct")},
+}
+STRUCT_HOLDERS = {"optional": "opt_struct", "vector": "vec_struct", "list": "vec_struct"}
+# kind -> the line that leaves a value's wire form in {v} (ints: a range check)
+CHECKS = {
+    "bool": "{v} = Fastwire::BOOL.to_wire({v})",
+    "double": "{v} = Fastwire::DOUBLE.to_wire({v}) unless {v}.is_a?(Float)",
+    "float": "{v} = Fastwire::FLOAT.to_wire({v})",
+    "decimal": "{v} = Fastwire::DecimalCodec.bytes({v})",
+    "uuid": "{v} = Fastwire::UUID_.to_wire({v})",
+}
+# kind -> the Ruby value of a wire value {e} read by read_directive()
+CONVERTS = {"bool": "{e} != 0", "decimal": "Fastwire::DecimalCodec.of({e})",
+            "uuid": "Fastwire::UUID.new({e})"}
 
 
 def split_directives(fmt: str) -> List[str]:
@@ -49,11 +70,10 @@ def split_directives(fmt: str) -> List[str]:
 
 
 def plain_codec(g: Scope, ref: ir.TypeRef) -> str:
+    """The runtime codec of a value type: Fastwire::<CODEC>, E_<Enum> or S_<Struct>."""
     if ref.kind == "primitive":
         return f"Fastwire::{CODECS[ref.name]}"
-    if ref.kind in ("enum", "flags"):
-        return g.qualify(ref.package, f"E_{ref.name}")
-    return g.qualify(ref.package, f"S_{ref.name}")
+    return g.qualify(ref.package, CODEC_PREFIX.get(ref.kind, "S_") + ref.name)
 
 
 def codec_expr(g: Scope, t: ir.FieldType) -> str:
@@ -72,81 +92,54 @@ def codec_expr(g: Scope, t: ir.FieldType) -> str:
 
 
 def directive(w: lower.WireType) -> str:
-    """The pack directive(s) of a slot, from its wire kind."""
-    if w.kind in ("scalar", "enum", "flags"):
-        assert w.scalar is not None
-        return SCALARS[w.scalar]
-    if w.kind == "timestamp":
-        return "Q<"
-    if w.kind in ("decimal", "uuid"):
-        return "a16"
-    if w.kind == "optional":
-        return "CV"
-    if w.kind == "array":
+    """The pack directive(s) of a slot: an array's elements' in turn, a value's by its
+    helper or its scalar, else an offset."""
+    if w.helper == "array":
         assert w.element is not None and w.length is not None
         return directive(w.element) * w.length
-    return "V"  # an offset: string, bytes, struct, sequence, map
+    return SLOT_DIRECTIVES.get(w.helper) or (SCALARS[w.scalar] if w.scalar else "V")
 
 
 def kind(w: lower.WireType) -> str:
-    if w.kind in ("scalar", "enum", "flags"):
-        assert w.scalar is not None
-        if w.scalar in ("bool", "float", "double"):
-            return w.scalar
-        return "int"
-    if w.kind == "timestamp":
-        return "int"
-    if w.kind in ("decimal", "uuid", "string", "bytes", "struct"):
-        return w.kind
-    return "other"  # optional, array, sequence, map: the runtime's codec
+    """How the fast paths treat a value (ROLES): int, bool, float, double, decimal, uuid,
+    string, bytes, struct, or other (the runtime's codec)."""
+    return ROLES.get(w.helper, "other")
+
+
+def shape(w: lower.WireType) -> str:
+    """kind(), with an optional struct (opt_struct) and a vector or list of structs
+    (vec_struct) told apart: the fast paths inline those."""
+    k = kind(w)
+    if k != "other" or w.element is None or w.element.helper != "struct":
+        return k
+    return STRUCT_HOLDERS.get(w.helper, k)
 
 
 def struct_optional(w: lower.WireType) -> bool:
-    return w.kind == "optional" and w.element is not None and w.element.kind == "struct"
+    return shape(w) == "opt_struct"
 
 
 def struct_vector(w: lower.WireType) -> bool:
-    return (w.kind == "sequence" and w.collection in ("vector", "list")
-            and w.element is not None and w.element.kind == "struct")
+    return shape(w) == "vec_struct"
 
 
 def read_directive(w: lower.WireType) -> str:
     """As directive(), but a float is read as a float ("e" keeps a NaN's payload;
     only writing one goes through its bits)."""
-    if w.kind == "scalar" and w.scalar == "float":
-        return "e"
-    return directive(w)
+    return READ_DIRECTIVES.get(w.helper) or directive(w)
 
 
 def check(g: Scope, var: str, w: lower.WireType, where: str) -> List[str]:
     """Lines that leave the wire value of `var` in `var` (range-checked)."""
     k = kind(w)
-    if k == "int":
-        scalar = "uint64" if w.kind == "timestamp" else w.scalar
-        assert scalar is not None
-        lo, hi = INT_RANGES[scalar]
-        return [f"raise Fastwire.out_of_range({ruby_string(where)}, {var}, \"{scalar}\") "
-                f"unless {var}.is_a?(Integer) && {var} >= {lo} && {var} <= {hi}"]
-    if k == "bool":
-        return [f"{var} = Fastwire::BOOL.to_wire({var})"]
-    if k == "double":
-        return [f"{var} = Fastwire::DOUBLE.to_wire({var}) unless {var}.is_a?(Float)"]
-    if k == "float":
-        return [f"{var} = Fastwire::FLOAT.to_wire({var})"]
-    if k == "decimal":
-        return [f"{var} = Fastwire::DecimalCodec.bytes({var})"]
-    if k == "uuid":
-        return [f"{var} = Fastwire::UUID_.to_wire({var})"]
-    raise AssertionError(k)
+    if k != "int":
+        return [CHECKS[k].format(v=var)]
+    scalar = w.scalar or TIMESTAMP.scalar
+    lo, hi = INT_RANGES[scalar]
+    return [f"raise Fastwire.out_of_range({ruby_string(where)}, {var}, \"{scalar}\") "
+            f"unless {var}.is_a?(Integer) && {var} >= {lo} && {var} <= {hi}"]
 
 
 def convert(expr: str, w: lower.WireType) -> str:
     """A value read by read_directive() as the field's Ruby value."""
-    k = kind(w)
-    if k == "bool":
-        return f"{expr} != 0"
-    if k == "decimal":
-        return f"Fastwire::DecimalCodec.of({expr})"
-    if k == "uuid":
-        return f"Fastwire::UUID.new({expr})"
-    return expr
+    return CONVERTS.get(kind(w), "{e}").format(e=expr)
