@@ -39,6 +39,7 @@ ROLES: Dict[str, str] = {
     **{h: h for h in ("bool", "float", "double", "decimal", "uuid", "string", "bytes", "struct")},
 }
 STRUCT_HOLDERS = {"optional": "opt_struct", "vector": "vec_struct", "list": "vec_struct"}
+OTHER_SHAPES = {"array": "array"}  # read and checked in place, not through an offset
 # kind -> the line that leaves a value's wire form in {v} (ints: a range check)
 CHECKS = {
     "bool": "{v} = Fastwire::BOOL.to_wire({v})",
@@ -107,12 +108,14 @@ def kind(w: lower.WireType) -> str:
 
 
 def shape(w: lower.WireType) -> str:
-    """kind(), with an optional struct (opt_struct) and a vector or list of structs
-    (vec_struct) told apart: the fast paths inline those."""
+    """kind(), with an optional struct (opt_struct), a vector or list of structs
+    (vec_struct) and an array (array) told apart from the rest of the runtime's codecs."""
     k = kind(w)
-    if k != "other" or w.element is None or w.element.helper != "struct":
+    if k != "other":
         return k
-    return STRUCT_HOLDERS.get(w.helper, k)
+    if w.element is not None and w.element.helper == "struct" and w.helper in STRUCT_HOLDERS:
+        return STRUCT_HOLDERS[w.helper]
+    return OTHER_SHAPES.get(w.helper, k)
 
 
 def struct_optional(w: lower.WireType) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import List
 
 from ... import ir, lower
+from ...layouts import DECIMAL
 from .final import emit_final_paths
 from .names import Scope, attr_name, class_name, field_const
 from .types import (
@@ -16,6 +17,7 @@ from .types import (
     kind,
     plain_codec,
     read_directive,
+    shape,
     split_directives,
     struct_optional,
     struct_vector,
@@ -298,6 +300,36 @@ def emit_flat_vput(g: Scope, s: ir.StructType, layout: lower.StructLayout, field
     g.p.value("end")
 
 
+# shape (types.shape) -> a slot's read in vget, its check in vverify
+VGET = {
+    "string": "Fastwire.vget_str(r, pos, raw[{ri}], {slot_end})",
+    "bytes": "Fastwire.vget_bytes(r, pos, raw[{ri}], {slot_end})",
+    "struct": "{inner}.vget(r, pos, raw[{ri}], {slot_end}, d)",
+    "opt_struct": "(raw[{ri}].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[{ri1}], {slot_end}, {inner}, d))",
+    "vec_struct": "Fastwire.vget_structs(r, pos, raw[{ri}], {slot_end}, {inner}, d)",
+    "array": "{c}.vget_slot(r, pos + {off}, pos, d)",
+    "other": "{c}.vread(r, raw, {ri}, pos + {off}, pos, d)",
+}
+VVERIFY = {
+    "string": "Fastwire.vcheck_str(r, pos, raw[{ri}], {slot_end})",
+    "bytes": "Fastwire.vcheck_str(r, pos, raw[{ri}], {slot_end})",
+    "struct": "{inner}.vverify(r, pos, raw[{ri}], {slot_end}, d)",
+    "decimal": 'Fastwire.fail!("bad_value", "decimal scale") if raw[{ri}] > {max_scale}',
+    "opt_struct": "Fastwire.vcheck_opt_struct(r, pos, raw[{ri1}], {slot_end}, {inner}, d) unless raw[{ri}].zero?",
+    "vec_struct": "Fastwire.vcheck_structs(r, pos, raw[{ri}], {slot_end}, {inner}, d)",
+    "array": "{c}.vcheck_slot(r, pos + {off}, pos, d)",
+    "other": "{c}.vcheck(r, raw, {ri}, pos + {off}, pos, d)",
+}
+CHECK_READS = {"string", "bytes", "struct", "opt_struct", "vec_struct", "other"}  # their slots
+
+
+def slot_call(g: Scope, form: str, s: ir.StructType, f: ir.Field, fl: lower.FieldLayout,
+              ri: int) -> str:
+    return form.format(ri=ri, ri1=ri + 1, slot_end=f"pos + {fl.offset + fl.wire.slot}",
+                       inner=plain_codec(g, f.type.value), c=field_const(s, f), off=fl.offset,
+                       max_scale=DECIMAL.max_scale)
+
+
 def emit_fast_reads(g: Scope, s: ir.StructType, layout: lower.StructLayout, fields: list,
                     vfmt: str, gfmt: str, raw_index: List[int]) -> None:
     cls = class_name(s.name)
@@ -306,12 +338,12 @@ def emit_fast_reads(g: Scope, s: ir.StructType, layout: lower.StructLayout, fiel
     check_fmt, check_index = "VV", []
     at, skip = 2, 0
     for fl in layout.fields:
-        k = kind(fl.wire)
-        if k in ("string", "bytes", "struct") or (k == "other" and fl.wire.kind != "array"):
+        k = shape(fl.wire)
+        if k in CHECK_READS:
             part = directive(fl.wire)
             n = len(split_directives(part))
         elif k == "decimal":
-            skip += 14
+            skip += DECIMAL.scale_at
             part, n = "C", 1
         else:
             skip += fl.wire.slot
@@ -369,31 +401,13 @@ def emit_fast_reads(g: Scope, s: ir.StructType, layout: lower.StructLayout, fiel
                 g.p.value(f"  s{first} = Fastwire.{reader}(r, pos, raw[{ri}], pos + {fl.offset + 4})")
                 g.p.value("end")
             for n_field, ((f, fl), ri) in enumerate(zip(fields, raw_index)):
-                k = kind(fl.wire)
-                slot_end = f"pos + {fl.offset + fl.wire.slot}"
+                form = VGET.get(shape(fl.wire))
                 if n_field == first:
                     args.append(f"s{first}")
-                elif k == "string":
-                    args.append(f"Fastwire.vget_str(r, pos, raw[{ri}], {slot_end})")
-                elif k == "bytes":
-                    args.append(f"Fastwire.vget_bytes(r, pos, raw[{ri}], {slot_end})")
-                elif k == "struct":
-                    args.append(f"{plain_codec(g, f.type.value)}.vget(r, pos, raw[{ri}], "
-                                f"{slot_end}, d)")
-                elif k == "other" and struct_optional(fl.wire):
-                    inner = plain_codec(g, f.type.value)
-                    args.append(f"(raw[{ri}].zero? ? nil : Fastwire.vget_opt_struct(r, pos, "
-                                f"raw[{ri + 1}], {slot_end}, {inner}, d))")
-                elif k == "other" and struct_vector(fl.wire):
-                    inner = plain_codec(g, f.type.value)
-                    args.append(f"Fastwire.vget_structs(r, pos, raw[{ri}], {slot_end}, {inner}, d)")
-                elif k == "other":
-                    c = field_const(s, f)
-                    args.append(f"{c}.vget_slot(r, pos + {fl.offset}, pos, d)"
-                                if fl.wire.kind == "array"
-                                else f"{c}.vread(r, raw, {ri}, pos + {fl.offset}, pos, d)")
-                else:
+                elif form is None:
                     args.append(convert(f"raw[{ri}]", fl.wire))
+                else:
+                    args.append(slot_call(g, form, s, f, fl, ri))
             if args:
                 g.p.value(f"return {cls}.allocate._fw_set(")
                 g.p.indent()
@@ -405,27 +419,9 @@ def emit_fast_reads(g: Scope, s: ir.StructType, layout: lower.StructLayout, fiel
                 g.p.value(f"return {cls}.allocate._fw_set")
         else:
             for (f, fl), ri in zip(fields, check_index):
-                k = kind(fl.wire)
-                slot_end = f"pos + {fl.offset + fl.wire.slot}"
-                if k in ("string", "bytes"):
-                    g.p.value(f"Fastwire.vcheck_str(r, pos, raw[{ri}], {slot_end})")
-                elif k == "struct":
-                    g.p.value(f"{plain_codec(g, f.type.value)}.vverify(r, pos, raw[{ri}], "
-                             f"{slot_end}, d)")
-                elif k == "decimal":
-                    g.p.value(f'Fastwire.fail!("bad_value", "decimal scale") if raw[{ri}] > 28')
-                elif k == "other" and struct_optional(fl.wire):
-                    inner = plain_codec(g, f.type.value)
-                    g.p.value(f"Fastwire.vcheck_opt_struct(r, pos, raw[{ri + 1}], {slot_end}, {inner}, d) "
-                             f"unless raw[{ri}].zero?")
-                elif k == "other" and struct_vector(fl.wire):
-                    inner = plain_codec(g, f.type.value)
-                    g.p.value(f"Fastwire.vcheck_structs(r, pos, raw[{ri}], {slot_end}, {inner}, d)")
-                elif k == "other":
-                    c = field_const(s, f)
-                    g.p.value(f"{c}.vcheck_slot(r, pos + {fl.offset}, pos, d)"
-                             if fl.wire.kind == "array"
-                             else f"{c}.vcheck(r, raw, {ri}, pos + {fl.offset}, pos, d)")
+                form = VVERIFY.get(shape(fl.wire))
+                if form is not None:
+                    g.p.value(slot_call(g, form, s, f, fl, ri))
             g.p.value("return")
         g.p.outdent()
         g.p.value("end")
