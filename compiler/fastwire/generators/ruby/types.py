@@ -39,6 +39,7 @@ ROLES: Dict[str, str] = {
     **{h: h for h in ("bool", "float", "double", "decimal", "uuid", "string", "bytes", "struct")},
 }
 STRUCT_HOLDERS = {"optional": "opt_struct", "vector": "vec_struct", "list": "vec_struct"}
+TEXT = ("string", "bytes")
 OTHER_SHAPES = {"array": "array"}  # read and checked in place, not through an offset
 # kind -> the line that leaves a value's wire form in {v} (ints: a range check)
 CHECKS = {
@@ -116,6 +117,11 @@ def shape(w: lower.WireType) -> str:
     if w.element is not None and w.element.helper == "struct" and w.helper in STRUCT_HOLDERS:
         return STRUCT_HOLDERS[w.helper]
     return OTHER_SHAPES.get(w.helper, k)
+
+
+def is_text(w: lower.WireType) -> bool:
+    """A string or bytes: [u32 length][bytes]."""
+    return kind(w) in TEXT
 
 
 def struct_optional(w: lower.WireType) -> bool:

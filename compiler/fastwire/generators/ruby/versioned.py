@@ -4,16 +4,18 @@ older versions, errors)."""
 
 from __future__ import annotations
 
-from typing import List
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional
 
 from ... import ir, lower
-from ...layouts import DECIMAL
+from ...layouts import DECIMAL, OFFSET, OPTIONAL
 from .final import emit_final_paths
 from .names import Scope, attr_name, class_name, field_const
 from .types import (
     check,
     convert,
     directive,
+    is_text,
     kind,
     plain_codec,
     read_directive,
@@ -464,6 +466,14 @@ def emit_vok(g: Scope, s: ir.StructType, layout: lower.StructLayout, fields: lis
     g.p.value("end")
 
 
+# shape -> what vok unpacks of a slot: directives, at the decimal's scale byte, locals
+VOK_READS = {
+    "string": ("V", False, "o"), "bytes": ("V", False, "o"), "struct": ("V", False, "o"),
+    "vec_struct": ("V", False, "o"), "opt_struct": ("CV", False, "fo"), "decimal": ("C", True, "c"),
+}
+READ_SIZES = {"V": OFFSET, "CV": OPTIONAL.slot, "C": 1}
+
+
 def vok_call_or_inline(g: Scope, ref: ir.TypeRef, base: str, off: str, slot_end: str, d: str,
                        chain: List[str], d_checked: bool = False, root: bool = False) -> None:
     t = g.inlinable(ref, chain)
@@ -488,21 +498,16 @@ def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d
     at = 8
     first_text = None
     for n, fl in enumerate(layout.fields):
-        k = kind(fl.wire)
-        w = fl.wire
-        if k in ("string", "bytes", "struct") or struct_vector(w):
-            want, part, vars_ = fl.offset, "V", [f"o{t}_{n}"]
-            if k in ("string", "bytes") and first_text is None:
-                first_text = n
-        elif struct_optional(w):
-            want, part, vars_ = fl.offset, "CV", [f"f{t}_{n}", f"o{t}_{n}"]
-        elif k == "decimal":
-            want, part, vars_ = fl.offset + 14, "C", [f"c{t}_{n}"]
-        else:
+        read = VOK_READS.get(shape(fl.wire))
+        if read is None:
             continue
+        part, at_scale, locals_ = read
+        want = fl.offset + (DECIMAL.scale_at if at_scale else 0)
+        if is_text(fl.wire) and first_text is None:
+            first_text = n
         fmt += (f"x{want - at}" if want > at else "") + part
-        names += vars_
-        at = want + (5 if part == "CV" else 4 if part == "V" else 1)
+        names += [f"{v}{t}_{n}" for v in locals_]
+        at = want + READ_SIZES[part]
     need = body
     if first_text is not None:
         fmt += (f"x{body - at}" if body > at else "") + "V"
@@ -538,70 +543,113 @@ def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d
     if nested:
         g.p.value(f"{dc} = {d} - 1")
     for n, (f, fl) in enumerate(fields):
-        k = kind(fl.wire)
-        w = fl.wire
-        o = f"o{t}_{n}"
-        slot_end_n = f"{pos} + {fl.offset + w.slot}"
-        if k in ("string", "bytes"):
-            if n == first_text:
-                g.p.value(f"if {o} == {body}")
-                g.p.value(f"  return nil if ns{t} > e - {pos} - {body + 4} || (b -= 4 + ns{t}) < 0")
-                g.p.value(f"elsif {o} != 0")
-            else:
-                g.p.value(f"if {o} != 0")
-            g.p.indent()
-            g.p.value(f"p = {pos} + {o}")
-            g.p.value(f'return nil unless p >= {slot_end_n} && p <= e - 4 && '
-                     f'(n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0')
-            g.p.outdent()
-            g.p.value("end")
-        elif k == "struct":
-            vok_call_or_inline(g, f.type.value, pos, o, slot_end_n, dc, chain)
-        elif struct_optional(w):
-            q = f"q{t}_{n}"
-            g.p.value(f"if f{t}_{n} != 0")
-            g.p.indent()
-            g.p.value(f"{q} = {pos} + {o}")
-            g.p.value(f"return nil unless {q} >= {slot_end_n} && {q} <= e - 4 && (b -= 4) >= 0")
-            g.p.blank()
-            vok_call_or_inline(g, f.type.value, q, f'buf.unpack1("V", offset: {q})', f"{q} + 4", dc,
-                                    chain)
-            g.p.outdent()
-            g.p.value("end")
-        elif struct_vector(w):
-            q, cnt, offs, j = f"q{t}_{n}", f"n{t}_{n}", f"offs{t}_{n}", f"j{t}_{n}"
-            g.p.value(f"if {o} != 0")
-            g.p.indent()
-            g.p.value(f"{q} = {pos} + {o}")
-            g.p.value(f'return nil unless {q} >= {slot_end_n} && {q} <= e - 4 && '
-                     f'({cnt} = buf.unpack1("V", offset: {q})) <= (e - {q} - 4) / 4 && '
-                     f"(b -= 4 + (4 * {cnt})) >= 0")
-            g.p.blank()
-            g.p.value(f"if {cnt} > 0")
-            g.p.indent()
-            g.p.value(f"return nil if {dc} < 1")
-            g.p.blank()
-            g.p.outdent()
-            g.p.indent()
-            g.p.value(f'{offs} = buf.unpack("V#{{{cnt}}}", offset: {q} + 4)')
-            g.p.value(f"{j} = 0")
-            g.p.value(f"while {j} < {cnt}")
-            g.p.indent()
-            vok_call_or_inline(g, f.type.value, pos, f"{offs}[{j}]", f"{q} + 8 + (4 * {j})", dc, chain,
-                                    d_checked=True)
-            g.p.value(f"{j} += 1")
-            g.p.outdent()
-            g.p.value("end")
-            g.p.outdent()
-            g.p.value("end")
-            g.p.outdent()
-            g.p.value("end")
-        elif k == "decimal":
-            g.p.value(f"return nil if c{t}_{n} > 28")
-            g.p.blank()
-        elif k == "other":
-            # the runtime's codec, on a Reader (it raises DecodeError when malformed)
-            qualified = g.qualify(s.package, field_const(s, f))
-            g.p.value("rd = Fastwire::Reader.new(buf, b, 0)")
-            g.p.value(f"{qualified}.vcheck_slot(rd, {pos} + {fl.offset}, {pos}, {dc})")
-            g.p.value("b = rd.budget")
+        walk = VOK.get(shape(fl.wire))
+        if walk is not None:
+            walk(g, VokSlot(s, f, fl, n, t, pos, dc, chain, body, first_text))
+
+
+@dataclass
+class VokSlot:
+    """One slot vok walks: its struct and field, the struct's locals (tag t, pos, depth dc)."""
+
+    s: ir.StructType
+    f: ir.Field
+    fl: lower.FieldLayout
+    n: int
+    t: str
+    pos: str
+    dc: str
+    chain: List[str]
+    body: int
+    first_text: Optional[int]
+
+    @property
+    def o(self) -> str:
+        return f"o{self.t}_{self.n}"
+
+    @property
+    def slot_end(self) -> str:
+        return f"{self.pos} + {self.fl.offset + self.fl.wire.slot}"
+
+
+def _vok_text(g: Scope, x: VokSlot) -> None:
+    t, o, pos, body = x.t, x.o, x.pos, x.body
+    if x.n == x.first_text:
+        g.p.value(f"if {o} == {body}")
+        g.p.value(f"  return nil if ns{t} > e - {pos} - {body + 4} || (b -= 4 + ns{t}) < 0")
+        g.p.value(f"elsif {o} != 0")
+    else:
+        g.p.value(f"if {o} != 0")
+    g.p.indent()
+    g.p.value(f"p = {pos} + {o}")
+    g.p.value(f'return nil unless p >= {x.slot_end} && p <= e - 4 && '
+              f'(n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0')
+    g.p.outdent()
+    g.p.value("end")
+
+
+def _vok_struct(g: Scope, x: VokSlot) -> None:
+    vok_call_or_inline(g, x.f.type.value, x.pos, x.o, x.slot_end, x.dc, x.chain)
+
+
+def _vok_opt_struct(g: Scope, x: VokSlot) -> None:
+    q = f"q{x.t}_{x.n}"
+    g.p.value(f"if f{x.t}_{x.n} != 0")
+    g.p.indent()
+    g.p.value(f"{q} = {x.pos} + {x.o}")
+    g.p.value(f"return nil unless {q} >= {x.slot_end} && {q} <= e - 4 && (b -= 4) >= 0")
+    g.p.blank()
+    vok_call_or_inline(g, x.f.type.value, q, f'buf.unpack1("V", offset: {q})', f"{q} + 4", x.dc,
+                       x.chain)
+    g.p.outdent()
+    g.p.value("end")
+
+
+def _vok_vec_struct(g: Scope, x: VokSlot) -> None:
+    t, n = x.t, x.n
+    q, cnt, offs, j = f"q{t}_{n}", f"n{t}_{n}", f"offs{t}_{n}", f"j{t}_{n}"
+    g.p.value(f"if {x.o} != 0")
+    g.p.indent()
+    g.p.value(f"{q} = {x.pos} + {x.o}")
+    g.p.value(f'return nil unless {q} >= {x.slot_end} && {q} <= e - 4 && '
+              f'({cnt} = buf.unpack1("V", offset: {q})) <= (e - {q} - 4) / 4 && '
+              f"(b -= 4 + (4 * {cnt})) >= 0")
+    g.p.blank()
+    g.p.value(f"if {cnt} > 0")
+    g.p.indent()
+    g.p.value(f"return nil if {x.dc} < 1")
+    g.p.blank()
+    g.p.value(f'{offs} = buf.unpack("V#{{{cnt}}}", offset: {q} + 4)')
+    g.p.value(f"{j} = 0")
+    g.p.value(f"while {j} < {cnt}")
+    g.p.indent()
+    vok_call_or_inline(g, x.f.type.value, x.pos, f"{offs}[{j}]", f"{q} + 8 + (4 * {j})", x.dc,
+                       x.chain, d_checked=True)
+    g.p.value(f"{j} += 1")
+    g.p.outdent()
+    g.p.value("end")
+    g.p.outdent()
+    g.p.value("end")
+    g.p.outdent()
+    g.p.value("end")
+
+
+def _vok_decimal(g: Scope, x: VokSlot) -> None:
+    g.p.value(f"return nil if c{x.t}_{x.n} > {DECIMAL.max_scale}")
+    g.p.blank()
+
+
+def _vok_runtime(g: Scope, x: VokSlot) -> None:
+    # the runtime's codec, on a Reader (it raises DecodeError when malformed)
+    qualified = g.qualify(x.s.package, field_const(x.s, x.f))
+    g.p.value("rd = Fastwire::Reader.new(buf, b, 0)")
+    g.p.value(f"{qualified}.vcheck_slot(rd, {x.pos} + {x.fl.offset}, {x.pos}, {x.dc})")
+    g.p.value("b = rd.budget")
+
+
+# shape -> how vok walks the slot (values other than decimals: nothing to check)
+VOK: Dict[str, Callable[[Scope, VokSlot], None]] = {
+    "string": _vok_text, "bytes": _vok_text, "struct": _vok_struct,
+    "opt_struct": _vok_opt_struct, "vec_struct": _vok_vec_struct, "decimal": _vok_decimal,
+    "array": _vok_runtime, "other": _vok_runtime,
+}
