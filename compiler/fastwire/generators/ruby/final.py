@@ -6,8 +6,13 @@ import re
 from typing import List
 
 from ... import ir, lower
+from ...layouts import DECIMAL
 from .names import Scope, attr_name, class_name, field_const
 from .types import check, convert, directive, kind, plain_codec, read_directive, struct_optional, struct_vector
+
+# kind -> fcheck's check of a field outside the fixed runs (else the field's runtime codec)
+FCHECK = {"string": "Fastwire.fcheck_str(r)", "bytes": "Fastwire.fcheck_str(r)",
+          "struct": "{inner}.fcheck(r, d)"}
 
 
 def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout,
@@ -53,86 +58,34 @@ def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout,
     g.p.value("end")
     # -- read and check
     emit_fget(g, s)
-    for method in ("fcheck",):
-        g.p.blank()
-        g.p.value(f"def {method}(r, d)")
-        g.p.indent()
-        g.p.value("Fastwire.too_deep! if d < 1")
-        if nested:
-            g.p.value("d -= 1")
-        decimals = any(kind(fl.wire) == "decimal" for fl in layout.fields)
-        if any(i in runs for i in range(len(fields))) and (method == "fget" or decimals):
-            g.p.value("buf = r.buf")
-        args: List[str] = []
-        i = 0
-        while i < len(fields):
-            f, fl = fields[i]
-            nxt = run_end = i + runs[i].count if i in runs else -1
-            if (method == "fget" and i in runs and nxt < len(fields)
-                    and kind(fields[nxt][1].wire) in ("string", "bytes")):
-                # the run and the length of the string after it in one unpack
-                run = runs[i]
-                fmt = "".join(read_directive(fields[j][1].wire) for j in run.indexes)
-                g.p.value("p = r.pos")
-                g.p.value(f'Fastwire.fail!("truncated") if p + {run.size + 4} > r.end_')
-                g.p.value(f'a{i} = buf.unpack("{fmt}V", offset: p)')
-                for n, j in enumerate(run.indexes):
-                    args.append(convert(f"a{i}[{n}]", fields[j][1].wire))
-                g.p.value(f"n = a{i}[{run.count}]")
-                g.p.value(f"q = p + {run.size + 4}")
-                g.p.value('Fastwire.fail!("truncated") if n > r.end_ - q')
-                utf8 = (".force_encoding(Encoding::UTF_8)"
-                        if kind(fields[nxt][1].wire) == "string" else "")
-                g.p.value(f"a{nxt} = buf.byteslice(q, n){utf8}")
-                g.p.value("r.pos = q + n")
-                args.append(f"a{nxt}")
-                i = run_end + 1
-                continue
-            if i in runs:
-                run = runs[i]
-                g.p.value("p = r.pos")
-                g.p.value(f'Fastwire.fail!("truncated") if p + {run.size} > r.end_')
-                if method == "fget":
-                    fmt = "".join(read_directive(fields[j][1].wire) for j in run.indexes)
-                    if run.count == 1:
-                        g.p.value(f'a{i} = buf.unpack1("{fmt}", offset: p)')
-                        args.append(convert(f"a{i}", fl.wire))
-                    else:
-                        g.p.value(f'a{i} = buf.unpack("{fmt}", offset: p)')
-                        for n, j in enumerate(run.indexes):
-                            args.append(convert(f"a{i}[{n}]", fields[j][1].wire))
-                else:
-                    for j, o in zip(run.indexes, run.offsets):
-                        if kind(fields[j][1].wire) == "decimal":
-                            g.p.value(f'Fastwire.fail!("bad_value", "decimal scale") '
-                                     f"if buf.getbyte(p + {o + 14}) > 28")
-                g.p.value(f"r.pos = p + {run.size}")
-                i += run.count
-                continue
-            k = kind(fl.wire)
-            if method == "fget":
-                expr = {"string": "Fastwire.fget_str(r)", "bytes": "Fastwire.fget_bytes(r)"}.get(k)
-                if k == "struct":
-                    expr = f"{plain_codec(g, f.type.value)}.fget(r, d)"
-                elif expr is None:
-                    expr = f"{field_const(s, f)}.fget(r, d)"
-                g.p.value(f"a{i} = {expr}")
-                args.append(f"a{i}")
-            else:
-                if k in ("string", "bytes"):
-                    g.p.value("Fastwire.fcheck_str(r)")
-                elif k == "struct":
-                    g.p.value(f"{plain_codec(g, f.type.value)}.fcheck(r, d)")
-                else:
-                    g.p.value(f"{field_const(s, f)}.fcheck(r, d)")
-            i += 1
-        if method == "fget":
-            g.p.value(f"{cls}.allocate._fw_set({', '.join(args)})" if args
-                     else f"{cls}.allocate._fw_set")
-        else:
-            g.p.value("nil")
-        g.p.outdent()
-        g.p.value("end")
+    g.p.blank()
+    g.p.value("def fcheck(r, d)")
+    g.p.indent()
+    g.p.value("Fastwire.too_deep! if d < 1")
+    if nested:
+        g.p.value("d -= 1")
+    if runs and any(kind(fl.wire) == "decimal" for fl in layout.fields):
+        g.p.value("buf = r.buf")
+    i = 0
+    while i < len(fields):
+        f, fl = fields[i]
+        if i in runs:
+            run = runs[i]
+            g.p.value("p = r.pos")
+            g.p.value(f'Fastwire.fail!("truncated") if p + {run.size} > r.end_')
+            for j, o in zip(run.indexes, run.offsets):
+                if kind(fields[j][1].wire) == "decimal":
+                    g.p.value(f'Fastwire.fail!("bad_value", "decimal scale") '
+                              f"if buf.getbyte(p + {o + DECIMAL.scale_at}) > {DECIMAL.max_scale}")
+            g.p.value(f"r.pos = p + {run.size}")
+            i += run.count
+            continue
+        g.p.value(FCHECK.get(kind(fl.wire), "{c}.fcheck(r, d)").format(
+            inner=plain_codec(g, f.type.value), c=field_const(s, f)))
+        i += 1
+    g.p.value("nil")
+    g.p.outdent()
+    g.p.value("end")
     emit_fok(g, s, layout, fields)
 
 
@@ -386,7 +339,7 @@ def emit_fok(g: Scope, s: ir.StructType, layout: lower.StructLayout, fields: lis
                 g.p.value(f"return nil if {at(run.size)} > e")
                 g.p.blank()
                 for o in decs:
-                    g.p.value(f"return nil if buf.getbyte({at(o + 14)}) > 28")
+                    g.p.value(f"return nil if buf.getbyte({at(o + DECIMAL.scale_at)}) > {DECIMAL.max_scale}")
                     g.p.blank()
             acc += run.size
             i += run.count

@@ -267,35 +267,15 @@ def emit_flat_vput(g: Scope, s: ir.StructType, layout: lower.StructLayout, field
     """A struct of values and strings: its blocks follow the body in field order, so
     every offset is known before writing; body and blocks are one pack (a root's
     header too)."""
-    body, tn = layout.body_size, s.type_number
-    vals = [str(body), str(tn)]
-    tail: List[str] = []
-    fmt = "VV"
-    at = str(body)
-    for n, (f, fl) in enumerate(fields):
-        a = attr_name(f.name)
-        k = kind(fl.wire)
-        fmt += directive(fl.wire)
-        if k in ("string", "bytes"):
-            g.p.value(f"s{n} = v.{a}")
-            g.p.value(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
-                     f'"wrong_type") unless s{n}.is_a?(String)')
-            g.p.value(f"n{n} = s{n}.bytesize")
-            vals.append(at)
-            at = f"{at} + 4 + n{n}"
-            tail += [f"n{n}", f"s{n}"]
-        else:
-            g.p.value(f"x{n} = v.{a}")
-            for line in check(g, f"x{n}", fl.wire, f"{s.name}.{f.name}"):
-                g.p.value(line)
-            vals.append(f"x{n}")
-    fmt += "Va*" * (len(tail) // 2)
+    lines, vals, fmt, at = flat_parts(g, s, "v", "")
+    for line in lines:
+        g.p.value(line)
     g.p.value("pos = buf.bytesize")
     g.p.value("if root")
-    g.p.value(f'  [{at} + 8, 8, {", ".join(vals + tail)}].pack("VV{fmt}", buffer: buf)')
+    g.p.value(f'  [{at} + 8, 8, {", ".join(vals)}].pack("VV{fmt}", buffer: buf)')
     g.p.value("  8")
     g.p.value("else")
-    g.p.value(f'  [{", ".join(vals + tail)}].pack("{fmt}", buffer: buf)')
+    g.p.value(f'  [{", ".join(vals)}].pack("{fmt}", buffer: buf)')
     g.p.value("  pos - base")
     g.p.value("end")
     g.p.outdent()
