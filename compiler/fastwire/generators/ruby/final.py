@@ -8,7 +8,18 @@ from typing import List
 from ... import ir, lower
 from ...layouts import DECIMAL
 from .names import Scope, attr_name, class_name, field_const
-from .types import check, convert, directive, kind, plain_codec, read_directive, struct_optional, struct_vector
+from .types import (
+    check,
+    convert,
+    directive,
+    kind,
+    plain_codec,
+    read_directive,
+    struct_optional,
+    struct_vector,
+    wrong_class,
+    wrong_field,
+)
 
 # kind -> fcheck's check of a field outside the fixed runs (else the field's runtime codec)
 FCHECK = {"string": "Fastwire.fcheck_str(r)", "bytes": "Fastwire.fcheck_str(r)",
@@ -24,16 +35,14 @@ def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout,
     g.p.blank()
     g.p.value("def fput(buf, v)")
     g.p.indent()
-    g.p.value(f'raise Fastwire::EncodeError.new("{cls} expected, got #{{v.class}}", "wrong_type") '
-             f"unless v.is_a?({cls})")
+    g.p.value(wrong_class(cls, "v", cls))
     if fields and not nested:  # values and strings: one pack
         vals, fmt = [], ""
         for n, (f, fl) in enumerate(fields):
             a = attr_name(f.name)
             if kind(fl.wire) in ("string", "bytes"):
                 g.p.value(f"s{n} = v.{a}")
-                g.p.value(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: string expected", '
-                         f'"wrong_type") unless s{n}.is_a?(String)')
+                g.p.value(wrong_field(f"{s.name}.{f.name}", "string", f"s{n}", "String"))
                 vals += [f"s{n}.bytesize", f"s{n}"]
                 fmt += "Va*"
             else:
@@ -109,8 +118,7 @@ def fput_struct(g: Scope, ref: ir.TypeRef, var: str, chain: List[str]) -> None:
         g.p.value(f"{plain_codec(g, ref)}.fput(buf, {var})")
         return
     cls = g.qualify(t.package, class_name(t.name))
-    g.p.value(f'raise Fastwire::EncodeError.new("{t.name} expected, got #{{{var}.class}}", "wrong_type") '
-             f"unless {var}.is_a?({cls})")
+    g.p.value(wrong_class(t.name, var, cls))
     g.p.blank()
     fput_fields(g, t, var, chain + [t.qualified_name])
 
@@ -125,8 +133,7 @@ def fput_fields(g: Scope, s: ir.StructType, var: str, chain: List[str]) -> None:
         a = attr_name(f.name)
         if k in ("string", "bytes"):
             g.p.value(f"s{t} = {var}.{a}")
-            g.p.value(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
-                     f'"wrong_type") unless s{t}.is_a?(String)')
+            g.p.value(wrong_field(f"{s.name}.{f.name}", k, f"s{t}", "String"))
             g.p.blank()
             g.fp_vals += [f"s{t}.bytesize", f"s{t}"]
             g.fp_fmt += "Va*"
@@ -148,8 +155,7 @@ def fput_fields(g: Scope, s: ir.StructType, var: str, chain: List[str]) -> None:
             g.p.value("end")
         elif struct_vector(w):
             g.p.value(f"y{t} = {var}.{a}")
-            g.p.value(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: Array expected", '
-                     f'"wrong_type") unless y{t}.is_a?(Array)')
+            g.p.value(wrong_field(f"{s.name}.{f.name}", "Array", f"y{t}", "Array"))
             g.p.blank()
             g.fp_vals.append(f"y{t}.size")
             g.fp_fmt += "V"

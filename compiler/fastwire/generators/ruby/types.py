@@ -152,3 +152,15 @@ def check(g: Scope, var: str, w: lower.WireType, where: str) -> List[str]:
 def convert(expr: str, w: lower.WireType) -> str:
     """A value read by read_directive() as the field's Ruby value."""
     return CONVERTS.get(kind(w), "{e}").format(e=expr)
+
+
+def wrong_class(name: str, var: str, cls: str) -> str:
+    """The line that refuses a value in `var` not of class `cls` (a struct `name`)."""
+    return (f'raise Fastwire::EncodeError.new("{name} expected, got #{{{var}.class}}", "wrong_type") '
+            f"unless {var}.is_a?({cls})")
+
+
+def wrong_field(where: str, what: str, var: str, cls: str) -> str:
+    """The line that refuses a field's value in `var` not of class `cls`."""
+    return (f'raise Fastwire::EncodeError.new("{where}: {what} expected", "wrong_type") '
+            f"unless {var}.is_a?({cls})")

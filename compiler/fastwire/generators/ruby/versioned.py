@@ -23,6 +23,8 @@ from .types import (
     split_directives,
     struct_optional,
     struct_vector,
+    wrong_class,
+    wrong_field,
 )
 
 
@@ -47,8 +49,7 @@ def emit_fast_paths(g: Scope, s: ir.StructType) -> None:
     # -- versioned write (root: the model's [size][8] header written with the body)
     g.p.value("def vput(buf, base, v, root = false)")
     g.p.indent()
-    g.p.value(f'raise Fastwire::EncodeError.new("{cls} expected, got #{{v.class}}", "wrong_type") '
-             f"unless v.is_a?({cls})")
+    g.p.value(wrong_class(cls, "v", cls))
     g.p.blank()
     if all(kind(fl.wire) not in ("struct", "other") for fl in layout.fields):
         emit_flat_vput(g, s, layout, fields)
@@ -85,8 +86,7 @@ def emit_fast_paths(g: Scope, s: ir.StructType) -> None:
         inline = g.inlinable(f.type.value, []) if k == "struct" else None
         if k in ("string", "bytes"):
             g.p.value(f"s{n} = v.{a}")
-            g.p.value(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
-                     f'"wrong_type") unless s{n}.is_a?(String)')
+            g.p.value(wrong_field(f"{s.name}.{f.name}", k, f"s{n}", "String"))
             g.p.blank()
             g.p.value(f"n{n} = s{n}.bytesize")
             g.p.value(f"vals << ({here()})")
@@ -97,8 +97,7 @@ def emit_fast_paths(g: Scope, s: ir.StructType) -> None:
         if inline is not None and flat(g, inline):
             icls = g.qualify(inline.package, class_name(inline.name))
             g.p.value(f"y{n} = v.{a}")
-            g.p.value(f'raise Fastwire::EncodeError.new("{inline.name} expected, got #{{y{n}.class}}", '
-                     f'"wrong_type") unless y{n}.is_a?({icls})')
+            g.p.value(wrong_class(inline.name, f"y{n}", icls))
             g.p.blank()
             lines, ivals, ifmt, isize = flat_parts(g, inline, f"y{n}", f"_{n}_")
             for line in lines:
@@ -122,8 +121,7 @@ def emit_fast_paths(g: Scope, s: ir.StructType) -> None:
             g.p.value("  vals << 0 << 0")
             g.p.value("else")
             g.p.indent()
-            g.p.value(f'raise Fastwire::EncodeError.new("{opt.name} expected, got #{{x.class}}", '
-                     f'"wrong_type") unless x.is_a?({icls})')
+            g.p.value(wrong_class(opt.name, "x", icls))
             g.p.blank()
             lines, ivals, ifmt, _ = flat_parts(g, opt, "x", f"_{n}_")
             for line in lines:
@@ -148,8 +146,7 @@ def emit_fast_paths(g: Scope, s: ir.StructType) -> None:
             # T[] / T() of a struct: [count][offsets], then the bodies
             inner = plain_codec(g, f.type.value)
             g.p.value(f"x = v.{a}")
-            g.p.value(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: Array expected", '
-                     '"wrong_type") unless x.is_a?(Array)')
+            g.p.value(wrong_field(f"{s.name}.{f.name}", "Array", "x", "Array"))
             g.p.blank()
             g.p.value("at = buf.bytesize")
             g.p.value("vals << (at - pos)")
@@ -218,8 +215,7 @@ def flat_parts(g: Scope, s: ir.StructType, var: str, sfx: str) -> tuple:
         if k in ("string", "bytes"):
             sv, nv = f"s{sfx}{n}", f"n{sfx}{n}"
             lines.append(f"{sv} = {var}.{a}")
-            lines.append(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
-                         f'"wrong_type") unless {sv}.is_a?(String)')
+            lines.append(wrong_field(f"{s.name}.{f.name}", k, sv, "String"))
             lines.append(f"{nv} = {sv}.bytesize")
             vals.append(at)
             at = f"{at} + 4 + {nv}"
@@ -247,8 +243,7 @@ def emit_flat_vector_vput(g: Scope, e: ir.StructType, formats: str) -> None:
     g.p.value("while j < n")
     g.p.indent()
     g.p.value("y = x[j]")
-    g.p.value(f'raise Fastwire::EncodeError.new("{e.name} expected, got #{{y.class}}", "wrong_type") '
-             f"unless y.is_a?({cls})")
+    g.p.value(wrong_class(e.name, "y", cls))
     g.p.blank()
     for line in lines:
         g.p.value(line)
