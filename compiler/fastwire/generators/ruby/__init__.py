@@ -17,8 +17,11 @@ Each package becomes `<package>_fbe.rb` holding module `<Package>` (`proto` -> `
 - `<Struct>Model` (versioned) and `<Struct>FinalModel` (with --final);
 - with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
 
-No layout is computed here: offsets, sizes and runs come from fastwire.lower; the only
-table of its own is the type table (wire kind -> pack directive and runtime codec).
+Modules: names (the Scope a package is written in: its Printer, the model), literals
+(defaults from lower.Literal), types (the tables keyed by helper: pack directive, runtime
+codec, checks), structs (enums, classes, codec tables, models), versioned and final (the
+straight-line fast paths, dispatched by shape through tables), protocol. Offsets, sizes
+and runs come from fastwire.lower, layout facts from fastwire.layouts.
 """
 
 from __future__ import annotations
