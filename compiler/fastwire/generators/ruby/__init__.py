@@ -17,11 +17,8 @@ Each package becomes `<package>_fbe.rb` holding module `<Package>` (`proto` -> `
 - `<Struct>Model` (versioned) and `<Struct>FinalModel` (with --final);
 - with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
 
-Modules: names (the Scope a package is written in: its Printer, the model), literals
-(defaults from lower.Literal), types (the tables keyed by helper: pack directive, runtime
-codec, checks), structs (enums, classes, codec tables, models), versioned and final (the
-straight-line fast paths, dispatched by shape through tables), protocol. Offsets, sizes
-and runs come from fastwire.lower, layout facts from fastwire.layouts.
+Modules: names (Scope: the Printer, the model), literals, types (tables by helper),
+structs, versioned and final (fast paths, by shape through tables), protocol.
 """
 
 from __future__ import annotations
