@@ -35,7 +35,6 @@ LAYOUT_CONSTANTS = {
 # language folder: (lines that test a wire kind, bytes) today, while it is moved onto the plan
 PENDING = {
     "csharp": (5, 54_123), "go": (0, 79_796), "ruby": (24, 69_590),
-    "typescript": (62, 48_596),
 }
 PENDING_TOTAL = 585_000  # while languages are pending; then MAX_TOTAL_BYTES
 
