@@ -36,7 +36,7 @@ LAYOUT_CONSTANTS = {
 PENDING = {
     "csharp": (5, 54_123), "go": (0, 79_796), "ruby": (24, 69_590),
 }
-PENDING_TOTAL = 585_000  # while languages are pending; then MAX_TOTAL_BYTES
+PENDING_TOTAL = 535_000  # while languages are pending; then MAX_TOTAL_BYTES
 
 
 def sources(folder: str):
