@@ -28,7 +28,7 @@ def types_of(schemas: List[str]) -> Tuple[List[str], List[Tuple[str, str]]]:
             stem = os.path.splitext(os.path.basename(schema))[0]
             with open(os.path.join(out, stem + ".ir.json"), encoding="utf-8") as fh:
                 ir = json.load(fh)
-            if ir.get("format") != "fastwire-ir" or ir.get("version") != 2:
+            if ir.get("format") != "fastwire-ir" or ir.get("version") not in (2, 3):
                 raise SystemExit(f"registry.py: unexpected IR format in {schema}")
             for package in ir["packages"]:
                 name = package["name"]
