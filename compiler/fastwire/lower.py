@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import struct as _struct
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from . import ir
+from .graph import postorder
 
 # The closed set of wire kinds. `scalar` has a wire type (SCALARS); `enum` and `flags` are
 # written as their base scalar; `sequence` is a vector, list or set; `map` a map or hash.
@@ -191,10 +192,53 @@ def _plain(schema: ir.Schema, ref: ir.TypeRef) -> WireType:
 
 
 def _final_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
-    """(minimum, fixed or None) final size of a struct's fields."""
-    if s.qualified_name in active:  # recursion goes through a collection: count 0
+    """(minimum, fixed or None) final size of a struct's fields, where the structs in
+    `active` (those being sized around it) count 0.
+
+    Each struct is sized once per context: the result depends only on which members of
+    its own strongly connected component are active (an active struct it reaches is in
+    it), so that is the memo's key, and structs in no cycle are sized once. Sizing every
+    field anew each time a struct is held took time exponential in the nesting (a chain
+    of 9 structs holding the previous one four ways took 10 s). The memo is filled sinks
+    first, so a walk recurses only within a cycle (at most MAX_NESTING structs)."""
+    name = s.qualified_name
+    if name in active:  # recursion goes through a collection: count 0
         return 0, None
-    active = active | {s.qualified_name}
+    memo, cyclic = _size_memo(schema)
+    group = cyclic.get(name)
+    key = (name, group & active if group else _NO_STRUCTS)
+    sizes = memo.get(key)
+    if sizes is None:
+        sizes = memo[key] = _sum_sizes(schema, s, active | {name})
+    return sizes
+
+
+_NO_STRUCTS: FrozenSet[str] = frozenset()
+_SizeMemo = Dict[Tuple[str, FrozenSet[str]], Tuple[int, Optional[int]]]
+
+
+def _size_memo(schema: ir.Schema) -> Tuple[_SizeMemo, Dict[str, FrozenSet[str]]]:
+    """The schema's memo of final sizes, and each struct in a cycle's component, made on
+    first use: every struct is sized once, sinks first."""
+    index = schema._index  # the IR's own lookup tables (ir._memo)
+    made = index.get("final_sizes")
+    if made is None:
+        succ, component, members = schema.struct_graph()
+        cyclic: Dict[str, FrozenSet[str]] = {}
+        for group in members:
+            if len(group) > 1 or group[0] in succ[group[0]]:
+                names = frozenset(group)
+                cyclic.update((n, names) for n in group)
+        memo: _SizeMemo = {}
+        made = index["final_sizes"] = (memo, cyclic)
+        by_name = {s.qualified_name: s for p in schema.packages for s in p.structs}
+        for group in members:  # sinks first: each struct's sizes find what it holds sized
+            for n in group:
+                _final_sizes(schema, by_name[n], set())
+    return made
+
+
+def _sum_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
     total_min, fixed = 0, True
     for f in s.all_fields:
         w = _field_wire(schema, f.type, active)
@@ -304,9 +348,12 @@ def lower_struct(schema: ir.Schema, s: ir.StructType) -> StructLayout:
                 start = i
             continue
         if start is not None:
-            sizes = [fields[j].wire.final_size or 0 for j in range(start, i)]
-            offs = tuple(sum(sizes[:k]) for k in range(len(sizes)))
-            runs.append(FinalRun(start, i - start, sum(sizes), offs))
+            offs: List[int] = []
+            size = 0
+            for j in range(start, i):  # a running sum: a run can be 100,000 fields long
+                offs.append(size)
+                size += fields[j].wire.final_size or 0
+            runs.append(FinalRun(start, i - start, size, tuple(offs)))
             start = None
     final_min, final_size = _final_sizes(schema, s, set())
     keys = s.key_fields
@@ -323,10 +370,9 @@ def emission_order(package: ir.Package) -> List[ir.StructType]:
     holds, its collections' elements and keys), else in declaration order. Languages that
     need a type defined before use (C++: members, std::hash of a key) emit in this order."""
     local = {s.name: s for s in package.structs}
-    done: Dict[str, bool] = {}
-    out: List[ir.StructType] = []
 
-    def deps(s: ir.StructType) -> List[str]:
+    def deps(name: str) -> List[str]:
+        s = local[name]
         names = []
         if s.base is not None and s.base.package == package.name:
             names.append(s.base.name)
@@ -335,21 +381,11 @@ def emission_order(package: ir.Package) -> List[ir.StructType]:
                 if ref is not None and ref.kind == "struct" and ref.package == package.name \
                         and ref.name != s.name:
                     names.append(ref.name)
-        return names
+        return [n for n in names if n in local]
 
-    def visit(s: ir.StructType) -> None:
-        if s.name in done:
-            return
-        done[s.name] = False
-        for dep in deps(s):
-            if dep in local and dep not in done:
-                visit(local[dep])
-        done[s.name] = True
-        out.append(s)
-
-    for s in package.structs:
-        visit(s)
-    return out
+    # A loop, not a recursion: a chain of structs can be as long as the nesting limit, and
+    # a package's structs as many as a schema holds.
+    return [local[n] for n in postorder([s.name for s in package.structs], deps)]
 
 
 def protocol_types(package: ir.Package) -> Tuple[List[ir.StructType], List[ir.StructType]]:
@@ -371,18 +407,10 @@ def protocol_types(package: ir.Package) -> Tuple[List[ir.StructType], List[ir.St
 
 
 def import_closure(schema: ir.Schema, package: ir.Package) -> List[str]:
-    """Every package `package` imports, directly or not, imports first."""
-    out: List[str] = []
-
-    def visit(name: str) -> None:
-        for i in schema.package(name).imports:
-            if i not in out:
-                visit(i)
-                if i not in out:
-                    out.append(i)
-
-    visit(package.name)
-    return out
+    """Every package `package` imports, directly or not, imports first (a loop, not a
+    recursion: an import chain can be any length)."""
+    closure = postorder([package.name], lambda name: schema.package(name).imports)
+    return closure[:-1]  # all but the package itself, listed last
 
 
 def lower(schema: ir.Schema) -> WireModel:

@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from . import ir
 from . import syntax as ast
 from .diagnostics import Location, Reporter, SourceFile
+from .graph import components as _components
 from .lexer import BUILTIN_TYPES
 from .parser import parse
 
@@ -941,55 +942,6 @@ class Resolver:
             total |= ev.value
             names.append(vname)
         return ir.Default(v.kind, total, lit.text, tuple(names))
-
-
-def _components(nodes: List, succ: Dict) -> Tuple[Dict, List[List]]:
-    """Strongly connected components (Tarjan's algorithm, as a loop: no recursion, so
-    any depth of nesting is fine). Returns each node's component number and the members
-    of each component, numbered sinks first (a component's successors come before it)."""
-    index: Dict = {}
-    low: Dict = {}
-    on_stack = set()
-    stack: List = []
-    component: Dict = {}
-    members: List[List] = []
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(succ[root]))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for nxt in children:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = len(index)
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(succ[nxt])))
-                    advanced = True
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                group = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component[member] = len(members)
-                    group.append(member)
-                    if member == node:
-                        break
-                members.append(group)
-    return component, members
 
 
 def zip_fields(fields: Tuple[ir.Field, ...], decls: List[ast.FieldDecl]):
