@@ -15,8 +15,8 @@ compute none of it.
 from __future__ import annotations
 
 import struct as _struct
-from dataclasses import dataclass
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from . import ir
 from .graph import postorder
@@ -133,12 +133,15 @@ class StructLayout:
     equality: Tuple[str, ...]  # the fields ==, ordering and hashing use
     keyed: bool  # equality is by [key] fields (else every field; no ordering, no hash)
     defaults: Tuple[Optional[Literal], ...]  # per field, None for the type's zero
+    _by_name: Dict[str, FieldLayout] = field(default_factory=dict, init=False, repr=False,
+                                             compare=False)
 
     def field(self, name: str) -> FieldLayout:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        raise KeyError(name)
+        """The field named `name` (a dict made on first use: a struct can have 100,000)."""
+        if not self._by_name and self.fields:
+            for f in self.fields:
+                self._by_name.setdefault(f.name, f)
+        return self._by_name[name]
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,9 @@ class PackageLayout:
 class WireModel:
     structs: Dict[str, StructLayout]
     packages: Dict[str, PackageLayout]
+    # Facts a generator derives from the model, once per struct (a walk per use over what
+    # a struct holds is quadratic in a chain and exponential in a lattice): name -> table.
+    derived: Dict[str, Dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def struct(self, qualified_name: str) -> StructLayout:
         return self.structs[qualified_name]
@@ -328,6 +334,39 @@ def _integer(value: int, base: str, names: Tuple[str, ...] = ()) -> Literal:
 
 
 # ---- structs and packages ---------------------------------------------------------------
+
+def held_structs(w: WireType) -> List[str]:
+    """The structs a value of wire type `w` holds directly (as itself, an element or a key)."""
+    out: List[str] = []
+    todo = [w]
+    while todo:
+        t = todo.pop()
+        if t.kind == "struct" and t.ref is not None:
+            out.append(t.ref)
+        todo.extend(p for p in (t.key, t.element) if p is not None)
+    return out
+
+
+def derive(model: WireModel, table: str, layout: StructLayout,
+           rule: Callable[[StructLayout, Dict[str, Any]], Any],
+           needs: Callable[[StructLayout], bool] = lambda layout: True) -> Any:
+    """A fact about `layout` that `rule(layout, known)` decides from the same fact about
+    the structs it holds (in `known`, by qualified name), worked out once per struct and
+    model: for every struct it reaches, sinks first, in a loop (nesting can be hundreds
+    of levels deep). `needs(layout)` False: the rule does not look at what it holds (it
+    must, for a recursive struct, else a cycle has no sink)."""
+    known = model.derived.setdefault(table, {})
+    if layout.name not in known:
+        def succ(name: str) -> List[str]:
+            held = model.structs[name]
+            if name in known or not needs(held):
+                return []
+            return [r for fl in held.fields for r in held_structs(fl.wire)]
+        for name in postorder([layout.name], succ):
+            if name not in known:
+                known[name] = rule(model.structs[name], known)
+    return known[layout.name]
+
 
 def lower_struct(schema: ir.Schema, s: ir.StructType) -> StructLayout:
     fields: List[FieldLayout] = []

@@ -69,6 +69,16 @@ def exported(name: str) -> str:
     return p[:1].upper() + p[1:]
 
 
+
+def _after(sizes: List[int]) -> List[int]:
+    """For each position, the sum of the sizes after it (a suffix sum: linear)."""
+    out = [0] * len(sizes)
+    total = 0
+    for i in range(len(sizes) - 1, -1, -1):
+        out[i] = total
+        total += sizes[i]
+    return out
+
 class _Package:
     def __init__(self, schema: ir.Schema, pkg: ir.Package, options: Options,
                  model: lower.WireModel) -> None:
@@ -1425,7 +1435,7 @@ class _Package:
         self.o()
         # Get and verify.
         mins = [fl.wire.final_min for _, fl in fields]
-        after = [sum(mins[i + 1:]) for i in range(len(mins))]
+        after = _after(mins)
         for verify in (False, True):
             if verify:
                 self.o(f"// FwVerifyF{name} verifies {name}'s fields at p, within [p, end) "
@@ -1717,7 +1727,7 @@ class _Package:
                 and all(self.ffast_ok(fl.wire) for fl in layout.fields))
 
     def emit_ffast_fn(self, name: str, layout: lower.StructLayout) -> None:
-        mins = [fl.wire.final_min for fl in layout.fields]
+        after = _after([fl.wire.final_min for fl in layout.fields])
         self.o(f"// fwFastF{name} is FwVerifyF{name} for the usual message (root models "
                "only): the")
         self.o("// position after the fields, or -1 with nothing recorded. The caller "
@@ -1726,7 +1736,7 @@ class _Package:
         self.open(f"func fwFastF{name}(d []byte, p, end int) int {{")
         self.ffast = True
         for fi, fl in enumerate(layout.fields):
-            aft = sum(mins[fi + 1:])
+            aft = after[fi]
             self.fcheck(fl.wire, f"end-{aft}" if aft else "end")
         self.ffast = False
         self.o("return p")
@@ -1758,7 +1768,7 @@ class _Package:
             # A struct holding no struct (a leaf) in line: no call; it enters no deeper,
             # so only the depth limit is checked.
             lay = self.model.struct(w.ref or "")
-            mins = [fl.wire.final_min for fl in lay.fields]
+            after = _after([fl.wire.final_min for fl in lay.fields])
             self.open("{")
             at = len(self.lines)
             self.o(f"end := {end.replace('-', ' - ')}")
@@ -1767,7 +1777,7 @@ class _Package:
                 self.o("return r.Fail(fw.ErrTooDeep)")
                 self.close()
             for fi, fl in enumerate(lay.fields):
-                aft = sum(mins[fi + 1:])
+                aft = after[fi]
                 self.fcheck(fl.wire, f"end-{aft}" if aft else "end")
             if not any(re.search(r"\bend\b", line) for line in self.lines[at + 1:]):
                 del self.lines[at]  # no check needs it

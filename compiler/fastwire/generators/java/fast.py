@@ -39,7 +39,7 @@ is rejected there.
 from __future__ import annotations
 
 import re
-from typing import Callable, List
+from typing import Callable, Dict, List
 
 from ... import lower
 
@@ -69,19 +69,23 @@ def unchecked(expr: Callable[[str], str], at: str, limit: str, to_int: Callable[
 def eligible(model: lower.WireModel, layout: lower.StructLayout) -> bool:
     """Whether a struct gets the fast walks: not recursive, and no collection of elements
     that take no bytes in the final format (those count against an allowance)."""
-    return layout.depth > 0 and all(_ok(model, fl.wire) for fl in layout.fields)
+    return lower.derive(model, "java.eligible", layout, _eligible, lambda t: t.depth > 0)
 
 
-def _ok(model: lower.WireModel, w: lower.WireType) -> bool:
+def _eligible(layout: lower.StructLayout, known: Dict[str, bool]) -> bool:
+    return layout.depth > 0 and all(_ok(known, fl.wire) for fl in layout.fields)
+
+
+def _ok(known: Dict[str, bool], w: lower.WireType) -> bool:
     if w.kind == "struct":
         assert w.ref is not None
-        return eligible(model, model.struct(w.ref))
+        return known[w.ref]
     if w.kind in ("sequence", "map"):
         parts = [w.element] + ([w.key] if w.kind == "map" else [])
         if sum(p.final_min for p in parts if p is not None) == 0:
             return False
     for part in (w.element, w.key):
-        if part is not None and not _ok(model, part):
+        if part is not None and not _ok(known, part):
             return False
     return True
 
@@ -432,22 +436,27 @@ class FastWalk:
 # or the exception, is the general read's.
 
 def readable(model: lower.WireModel, layout: lower.StructLayout) -> bool:
-    return eligible(model, layout) and all(_readable(model, fl.wire) for fl in layout.fields)
+    if not eligible(model, layout):
+        return False
+    return lower.derive(model, "java.readable", layout,
+                        lambda t, known: eligible(model, t) and all(_readable(known, fl.wire)
+                                                                    for fl in t.fields),
+                        lambda t: eligible(model, t))
 
 
-def _readable(model: lower.WireModel, w: lower.WireType) -> bool:
+def _readable(known: Dict[str, bool], w: lower.WireType) -> bool:
     if w.is_value:
         return w.kind != "decimal"
     if w.kind == "string":
         return True
     if w.kind == "struct":
         assert w.ref is not None
-        return readable(model, model.struct(w.ref))
+        return known[w.ref]
     e = w.element
     if w.kind == "optional" and e is not None:
-        return e.kind == "string" or (e.kind == "struct" and _readable(model, e))
+        return e.kind == "string" or (e.kind == "struct" and _readable(known, e))
     if w.kind == "sequence" and w.collection in ("vector", "list") and e is not None:
-        return e.kind == "struct" and _readable(model, e)
+        return e.kind == "struct" and _readable(known, e)
     return False
 
 
