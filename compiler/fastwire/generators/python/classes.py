@@ -51,8 +51,9 @@ class Classes(Defaults):
         defaults = [(f, *self.default(f)) for f in s.all_fields]
         if own:
             p.blank()
+            own_fields = set(own)  # a set: `in` the tuple was quadratic in a wide struct
             for f, _ann, _, _ in defaults:
-                if f not in own:
+                if f not in own_fields:
                     continue
                 if f.doc:
                     p.value(f"# {f.doc.strip()}")

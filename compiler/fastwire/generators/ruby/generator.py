@@ -127,6 +127,9 @@ def float_literal(x: float) -> str:
     return text
 
 
+# How many fields one walk inlines at most (of the structs it holds, 3 levels deep).
+INLINE_FIELDS = 32
+
 def comments(doc: Optional[str]) -> List[str]:
     return [f"# {line}".rstrip() for line in doc.strip().splitlines()] if doc else []
 
@@ -142,6 +145,10 @@ class _Module:
         self.lines: List[str] = []
         self.level = 0
         self._vok_tags = 0  # locals of the structs emit_vok inlines: pos, pos1, ...
+        # Fields one walk (vok, vroot, fput, fget) may still inline: without a bound, a
+        # struct holding k structs that each hold k more wrote k^3 copies (a 0.1 MB
+        # schema made 63 MB of Ruby and took 6 s; issue 37).
+        self._inline_left = INLINE_FIELDS
 
     # ---- output ------------------------------------------------------------------------
     def out(self, line: str = "") -> None:
@@ -1068,6 +1075,7 @@ class _Module:
         self.out("def vok(buf, e, b, base, off, slot_end, d)")
         self.level += 1
         self._vok_tags = 0
+        self._inline_left = INLINE_FIELDS
         self.vok_struct(s, "base", "off", "slot_end", "d", [s.qualified_name])
         self.out("b")
         self.level -= 1
@@ -1077,6 +1085,7 @@ class _Module:
         self.out("def vroot(buf, e, d)")
         self.level += 1
         self._vok_tags = 0
+        self._inline_left = INLINE_FIELDS
         self.out("b = e - 8")
         self.vok_struct(s, "0", "8", "8", "d", [s.qualified_name], root=True)
         self.out("b")
@@ -1085,12 +1094,17 @@ class _Module:
 
     def inlinable(self, ref: ir.TypeRef, chain: List[str]) -> Optional[ir.StructType]:
         """The struct a field refers to when vok may inline it: same package, not already
-        being walked (recursion), at most 3 levels deep."""
+        being walked (recursion), at most 3 levels deep, and (in a walk: `chain` not empty)
+        while the walk's allowance of inlined fields lasts."""
         if ref.package not in (None, self.pkg.name) or len(chain) >= 3:
             return None
         t = self.schema.lookup(ref)
         if not isinstance(t, ir.StructType) or t.qualified_name in chain:
             return None
+        if chain:
+            if len(t.all_fields) > self._inline_left:
+                return None
+            self._inline_left -= len(t.all_fields)
         return t
 
     def vok_call_or_inline(self, ref: ir.TypeRef, base: str, off: str, slot_end: str, d: str,
@@ -1271,6 +1285,7 @@ class _Module:
             self.out("vals = []")
             self.out("fmt = +\"\"")
             self._vok_tags = 1
+            self._inline_left = INLINE_FIELDS
             self._fp_vals: List[str] = []
             self._fp_fmt = ""
             self.fput_fields(s, "v", [s.qualified_name])
@@ -1481,6 +1496,7 @@ class _Module:
         start = len(self.lines)
         self.out("p = r.pos")
         self._vok_tags = 0
+        self._inline_left = INLINE_FIELDS
         self.fget_struct(s, "d", [s.qualified_name], "value")
         body = "\n".join(self.lines[start:])
         head = (["buf = r.buf"] if re.search(r"\bbuf\b", body) else []) + \
