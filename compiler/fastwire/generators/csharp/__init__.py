@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple
 
 from ... import __version__, ir, lower
-from ..common import naming
+from ..common import docs, naming
 from ..options import Options
 from ..printer import Printer
 
@@ -340,7 +340,7 @@ class _Package:
 
     def doc(self, text: str | None) -> None:
         if text:
-            for line in text.strip().splitlines():
+            for line in docs.comment_lines("csharp", text.strip()):
                 self.p.value("/// " + line.strip().replace("&", "&amp;").replace("<", "&lt;"))
 
     # ---- enums ---------------------------------------------------------------------------

@@ -325,7 +325,7 @@ class JavaGen:
         return out
 
     def doc(self, out: Lines, text: Optional[str]) -> None:
-        for line in line_comments(text, "//"):
+        for line in line_comments(text, "//", language="java"):
             out(line)
 
     # ---- enums and flags --------------------------------------------------------------

@@ -328,7 +328,7 @@ class KotlinGen:
         return out
 
     def doc(self, out: Lines, text: Optional[str]) -> None:
-        for line in line_comments(text, "//"):
+        for line in line_comments(text, "//", language="kotlin"):
             out(line)
 
     def enum_file(self, pkg: ir.Package, t: ir.EnumType) -> str:
