@@ -17,11 +17,11 @@ import os
 import sys
 from typing import List, Optional, Sequence
 
-from . import __version__, syntax
+from . import __version__, compat, syntax
 from .diagnostics import Reporter
-from .generators import GENERATORS, PLANNED, REFERENCE_FLAGS, Options
+from .generators import GENERATORS, PLANNED, REFERENCE_FLAGS, RENDERERS, Options
+from .lower import lower
 from .resolver import compile_schema
-from .tools import TOOL_COMMANDS
 
 EXIT_OK, EXIT_SCHEMA, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -34,6 +34,13 @@ REFERENCE_LANGUAGES = dict(sorted({**{lang: lang for lang in PLANNED}, **REFEREN
 # Reference flags accepted and ignored, with the reason told to the user.
 IGNORED_FLAGS = {"cpp_logging": ("--cpp-logging", "fastwire's C++ code has no logging hooks")}
 COMMANDS = ("compile", "check")
+# Commands that run on the Python runtime's dynamic codec: the runtime provides them
+# (fastwire_runtime.tools), as entry points of this group that `fastwire` looks up by name;
+# the compiler imports no runtime. Each is a callable taking the command line, the
+# command's name first, and returning the exit status.
+RUNTIME_COMMANDS = ("decode", "encode", "explain")
+COMMAND_GROUP = "fastwire.commands"
+TOOL_COMMANDS = RUNTIME_COMMANDS + ("compat",)
 
 
 class UsageError(Exception):
@@ -89,9 +96,11 @@ def _fastwire_parser() -> argparse.ArgumentParser:
     k.add_argument("-I", "--include", action="append", default=[], metavar="DIR")
     for name, what in (("decode", "binary FBE to JSON, without generated code"),
                        ("encode", "JSON to binary FBE, without generated code"),
-                       ("explain", "annotate binary FBE byte by byte"),
-                       ("compat", "check that a new version of a schema keeps its readers")):
-        sub.add_parser(name, help=f"{what} (docs/tools.md; 'fastwire {name} --help')")
+                       ("explain", "annotate binary FBE byte by byte")):
+        sub.add_parser(name, help=f"{what}; comes with the Python runtime (docs/tools.md; "
+                                  f"'fastwire {name} --help')")
+    sub.add_parser("compat", help="check that a new version of a schema keeps its readers "
+                                  "(docs/tools.md; 'fastwire compat --help')")
     return p
 
 
@@ -241,9 +250,10 @@ _GO_IMPORT = syntax.GO_IMPORT_PATH
 def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
     """Runs the command line `argv`; returns the exit status. What each schema's compilation
     built is appended to `retained`, when given, to be freed by the caller (or never)."""
-    if argv and argv[0] in TOOL_COMMANDS:  # decode, encode, explain, compat: fastwire/tools.py
-        from .tools import run as run_tool
-        return run_tool(argv)
+    if argv and argv[0] == "compat":  # fastwire/compat.py
+        return compat.run(argv[1:])
+    if argv and argv[0] in RUNTIME_COMMANDS:
+        return _runtime_command(argv)
     try:
         ns = parse_arguments(argv)
     except UsageError as err:
@@ -292,8 +302,9 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
             status = EXIT_SCHEMA
             continue
         inputs.extend(p.path for p in schema.packages if p.path not in inputs)
+        model = lower(schema)
         for target in targets:
-            for rel, content in GENERATORS[target](schema, options).items():
+            for rel, content in RENDERERS[target](model, options).items():
                 out = os.path.join(ns.output, rel)
                 if out in written:
                     continue  # an import shared by several schemas: generated once
@@ -319,6 +330,27 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
                   file=sys.stderr)
             return EXIT_SCHEMA
     return status
+
+
+def _runtime_command(argv: Sequence[str]) -> int:
+    """decode, encode or explain: the command an installed runtime registers under its name
+    in COMMAND_GROUP (fastwire-fbe-runtime's, or another distribution's)."""
+    import importlib.metadata  # here: compile and check do without its import time
+
+    name = argv[0]
+    found = list(importlib.metadata.entry_points(group=COMMAND_GROUP, name=name))
+    if not found:
+        print(f"fastwire {name}: error: this command comes with the Python runtime: pip install "
+              f"fastwire-fbe-runtime (or 'fastwire-fbe[tools]'); without installing it, "
+              f"'python3 -m fastwire_runtime.tools {name} ...'", file=sys.stderr)
+        return EXIT_SCHEMA
+    try:
+        command = found[0].load()
+    except Exception as exc:  # noqa: BLE001 - a broken installation, said in one line
+        print(f"fastwire {name}: error: cannot load {found[0].value} ({type(exc).__name__}: {exc})",
+              file=sys.stderr)
+        return EXIT_SCHEMA
+    return int(command(list(argv)))
 
 
 def _depfile(outputs: List[str], inputs: List[str]) -> str:

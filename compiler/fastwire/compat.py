@@ -326,15 +326,58 @@ def _compare_enums(e: ir.EnumType, u: ir.EnumType) -> List[Change]:
 
 # ---- the command -------------------------------------------------------------------------------
 
+class CompatError(Exception):
+    """A failure reported as one line (`fastwire compat: error: …`), exit 1."""
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        raise _UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="fastwire compat",
+                description="Every difference between two versions of a schema, with its verdict "
+                            "for the versioned format (both directions), the final format and JSON; "
+                            "exit 1 when one is breaking for --format. See docs/tools.md.")
+    p.add_argument("old", metavar="OLD.fbe")
+    p.add_argument("new", metavar="NEW.fbe")
+    p.add_argument("--json", action="store_true", help="the differences as JSON")
+    p.add_argument("--format", choices=("versioned", "final", "json", "all"),
+                   default="versioned",
+                   help="the format whose breaking changes fail the check (exit 1; "
+                        "default versioned); every verdict is printed either way")
+    p.add_argument("-I", "--include", action="append", default=[], metavar="DIR")
+    return p
+
+
+def run(argv: Sequence[str]) -> int:
+    """`fastwire compat OLD NEW ...` (argv without the command's name); the exit status:
+    0 compatible, 1 breaking or a schema error, 2 a usage error."""
+    try:
+        ns = _parser().parse_args(list(argv))
+    except _UsageError as err:
+        print(f"fastwire compat: error: {err}", file=sys.stderr)
+        return 2
+    try:
+        return run_compat(ns)
+    except CompatError as err:
+        print(f"fastwire compat: error: {err}", file=sys.stderr)
+        return 1
+
+
 def _load(path: str, include: Sequence[str]) -> ir.Schema:
-    from .tools import ToolError
     reporter = Reporter()
     schema = compile_schema(path, reporter, include)
     for d in reporter.diagnostics:
         print(d.render(), file=sys.stderr)
     if schema is None:
         n = len(reporter.errors)
-        raise ToolError(f"schema '{path}' has {n} error{'s' if n != 1 else ''}")
+        raise CompatError(f"schema '{path}' has {n} error{'s' if n != 1 else ''}")
     return schema
 
 

@@ -32,7 +32,8 @@ INTEGER_RANGES: Dict[str, Tuple[int, int]] = {
 }
 
 IR_FORMAT = "fastwire-ir"
-IR_VERSION = 2  # 2: the lowered wire model (lower.py) in every struct and package
+IR_VERSION = 3  # 2: the lowered wire model (lower.py); 3: the codec plan (plan.py), layouts
+IR_READABLE = (2, 3)  # what from_json reads: 3 only adds to 2
 
 
 def _memo() -> Any:

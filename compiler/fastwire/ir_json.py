@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Optional
 
-from . import ir, lower
+from . import ir, layouts, lower, plan
 
 
 def _source(s: ir.SourceRef) -> Dict[str, Any]:
@@ -128,11 +128,12 @@ def _layout(s: lower.StructLayout) -> Dict[str, Any]:
                     "default": _literal(d)} for f, d in zip(s.fields, s.defaults)],
         "final_runs": [{"first": r.first, "count": r.count, "size": r.size,
                         "offsets": list(r.offsets)} for r in s.final_runs],
+        "plan": plan.to_dict(s.plan),
     }
 
 
-def to_dict(schema: ir.Schema) -> Dict[str, Any]:
-    model = lower.lower(schema)
+def to_dict(schema: ir.Schema, model: Optional[lower.WireModel] = None) -> Dict[str, Any]:
+    model = model or lower.lower(schema)
 
     def typ(p: ir.Package, t: ir.NamedType) -> Dict[str, Any]:
         out = _type(t)
@@ -149,6 +150,7 @@ def to_dict(schema: ir.Schema) -> Dict[str, Any]:
     return {
         "format": ir.IR_FORMAT,
         "version": ir.IR_VERSION,
+        "layouts": layouts.to_dict(),
         "root": schema.root,
         "packages": [{
             "name": p.name, "domain": p.domain, "offset": p.offset,
@@ -162,8 +164,8 @@ def to_dict(schema: ir.Schema) -> Dict[str, Any]:
     }
 
 
-def to_json(schema: ir.Schema) -> str:
-    return json.dumps(to_dict(schema), indent=2, ensure_ascii=False) + "\n"
+def to_json(schema: ir.Schema, model: Optional[lower.WireModel] = None) -> str:
+    return json.dumps(to_dict(schema, model), indent=2, ensure_ascii=False) + "\n"
 
 
 # -- reading it back (used by tests, and by Python plugins that want the objects) ------------
@@ -216,7 +218,7 @@ def _r_type(d, package: str) -> ir.NamedType:
 def from_dict(d: Dict[str, Any]) -> ir.Schema:
     if d.get("format") != ir.IR_FORMAT:
         raise ValueError("not a fastwire IR document")
-    if d.get("version") != ir.IR_VERSION:
+    if d.get("version") not in ir.IR_READABLE:
         raise ValueError(f"unsupported IR version {d.get('version')} (this is {ir.IR_VERSION})")
     packages = []
     for p in d["packages"]:

@@ -4,7 +4,7 @@ The FBE layout is worked out here, once: each field's wire kind, its slot size a
 in the versioned format, its size in the final format, the runs of fixed-size values in
 the final format, each struct's body size and depth, the fields that decide equality,
 what each package's protocol sends, and the defaults as normalised literals. Generators
-(Python ones here, or plugins through IR JSON version 2, docs/ir.md) read this model and
+(Python ones here, or plugins through IR JSON version 3, docs/ir.md) read this model and
 compute none of it.
 
     model = lower(schema)
@@ -16,58 +16,22 @@ from __future__ import annotations
 
 import struct as _struct
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
-from . import ir
+from . import ir, layouts, plan
 from .graph import postorder
+from .layouts import COLLECTION, DECIMAL, OPTIONAL, STRUCT, TIMESTAMP, UUID
+from .plan import SCALARS, VALUE_KINDS, WIRE_KINDS, CodecPlan, WireType
 
-# The closed set of wire kinds. `scalar` has a wire type (SCALARS); `enum` and `flags` are
-# written as their base scalar; `sequence` is a vector, list or set; `map` a map or hash.
-WIRE_KINDS = ("scalar", "decimal", "uuid", "timestamp", "string", "bytes", "struct",
-              "optional", "array", "sequence", "map", "enum", "flags")
-SCALARS = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
-           "uint32", "int64", "uint64", "float", "double")
-# Wire kinds that are one fixed-size value in both formats.
-VALUE_KINDS = ("scalar", "decimal", "uuid", "timestamp", "enum", "flags")
+__all__ = ["SCALARS", "VALUE_KINDS", "WIRE_KINDS", "CodecPlan", "FieldLayout", "FinalRun",
+           "Literal", "PackageLayout", "StructLayout", "WireModel", "WireType", "lower",
+           "scalar_size", "wire_type"]
 
-HEADER_SIZE = 8  # a versioned struct body's [u32 size][u32 type]
-OFFSET_SIZE = 4  # an offset, a count or a length
-FLAG_SIZE = 1  # an optional's presence flag
-
-
-@dataclass(frozen=True)
-class WireType:
-    """How one value is written.
-
-    kind: one of WIRE_KINDS. scalar: the wire type (scalar, also the base of enum and
-    flags). ref: the qualified name of a struct, enum or flags. element: an optional's
-    value, an array's or a sequence's element, a map's value; key: a map's key.
-    collection: the schema container (array, vector, list, set, map, hash). length: an
-    array's element count. slot: bytes in a versioned body (or in a collection block).
-    final_size: bytes in the final format when fixed, else None; final_min: the fewest
-    bytes a value takes in the final format.
-    """
-
-    kind: str
-    slot: int
-    final_min: int
-    final_size: Optional[int] = None
-    scalar: Optional[str] = None
-    ref: Optional[str] = None
-    element: Optional["WireType"] = None
-    key: Optional["WireType"] = None
-    collection: Optional[str] = None
-    length: Optional[int] = None
-
-    @property
-    def fixed(self) -> bool:
-        """Of one size in the final format."""
-        return self.final_size is not None
-
-    @property
-    def is_value(self) -> bool:
-        """One fixed-size value (read and written in place in both formats)."""
-        return self.kind in VALUE_KINDS
+HEADER_SIZE = STRUCT.header_size  # a versioned struct body's [u32 size][u32 type]
+OFFSET_SIZE = layouts.OFFSET  # an offset, a count or a length
+FLAG_SIZE = OPTIONAL.flag_size  # an optional's presence flag
+_SPECIAL_SIZES = {"decimal": DECIMAL.size, "uuid": UUID.size, "timestamp": TIMESTAMP.size}
 
 
 @dataclass(frozen=True)
@@ -133,15 +97,18 @@ class StructLayout:
     equality: Tuple[str, ...]  # the fields ==, ordering and hashing use
     keyed: bool  # equality is by [key] fields (else every field; no ordering, no hash)
     defaults: Tuple[Optional[Literal], ...]  # per field, None for the type's zero
-    _by_name: Dict[str, FieldLayout] = field(default_factory=dict, init=False, repr=False,
-                                             compare=False)
+    plan: CodecPlan  # the steps of both formats and JSON (plan.py)
 
     def field(self, name: str) -> FieldLayout:
-        """The field named `name` (a dict made on first use: a struct can have 100,000)."""
-        if not self._by_name and self.fields:
-            for f in self.fields:
-                self._by_name.setdefault(f.name, f)
         return self._by_name[name]
+
+    def default_of(self, name: str) -> Optional[Literal]:
+        """The default of the field `name` (None: the type's zero)."""
+        return self.defaults[self._by_name[name].index]
+
+    @cached_property
+    def _by_name(self) -> Dict[str, FieldLayout]:
+        return {f.name: f for f in self.fields}
 
 
 @dataclass(frozen=True)
@@ -155,8 +122,12 @@ class PackageLayout:
 
 @dataclass(frozen=True)
 class WireModel:
+    """What generators render: the layouts, and the resolved schema they were lowered
+    from (names, docs, enum members)."""
+
     structs: Dict[str, StructLayout]
     packages: Dict[str, PackageLayout]
+    schema: ir.Schema
     # Facts a generator derives from the model, once per struct (a walk per use over what
     # a struct holds is quadratic in a chain and exponential in a lattice): name -> table.
     derived: Dict[str, Dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
@@ -172,24 +143,22 @@ class WireModel:
 
 def scalar_size(scalar: str) -> int:
     """Bytes of a wire scalar (also an enum's or a flags type's base)."""
-    size = ir.PRIMITIVE_SIZES[scalar]
-    assert size is not None, scalar
-    return size
+    return layouts.SCALAR_WIDTHS[scalar]
 
 
 def _plain(schema: ir.Schema, ref: ir.TypeRef) -> WireType:
     if ref.kind == "primitive":
-        size = ir.PRIMITIVE_SIZES[ref.name]
-        if size is None:  # string, bytes: an offset in the body; [u32 length][bytes]
-            return WireType(ref.name, OFFSET_SIZE, OFFSET_SIZE)
-        kind = ref.name if ref.name in ("decimal", "uuid", "timestamp") else "scalar"
-        return WireType(kind, size, size, size,
-                        scalar=ref.name if kind == "scalar" else None)
+        if ref.name in ("string", "bytes"):  # an offset in the body; [u32 length][bytes]
+            return WireType(ref.name, layouts.BLOCK.slot, layouts.BLOCK.length_size)
+        special = _SPECIAL_SIZES.get(ref.name)
+        if special is not None:
+            return WireType(ref.name, special, special, special)
+        size = scalar_size(ref.name)
+        return WireType("scalar", size, size, size, scalar=ref.name)
     if ref.kind in ("enum", "flags"):
         t = schema.lookup(ref)
         assert isinstance(t, ir.EnumType)
-        size = ir.PRIMITIVE_SIZES[t.base]
-        assert size is not None
+        size = scalar_size(t.base)
         return WireType(ref.kind, size, size, size, scalar=t.base, ref=ref.qualified_name)
     s = schema.lookup(ref)
     assert isinstance(s, ir.StructType)
@@ -266,7 +235,7 @@ def _field_wire(schema: ir.Schema, t: ir.FieldType, active: Optional[set] = None
 
     value = plain(t.value)
     if t.optional:  # [u8 flag][u32 offset] / [u8 flag][value when set]
-        value = WireType("optional", FLAG_SIZE + OFFSET_SIZE, FLAG_SIZE, element=value)
+        value = WireType("optional", OPTIONAL.slot, OPTIONAL.flag_size, element=value)
     if t.container is None:
         return value
     if t.container == "array":
@@ -276,9 +245,10 @@ def _field_wire(schema: ir.Schema, t: ir.FieldType, active: Optional[set] = None
                         element=value, collection="array", length=n)
     if t.container in ("map", "hash"):
         assert t.key is not None
-        return WireType("map", OFFSET_SIZE, OFFSET_SIZE, element=value, key=plain(t.key),
-                        collection=t.container)
-    return WireType("sequence", OFFSET_SIZE, OFFSET_SIZE, element=value, collection=t.container)
+        return WireType("map", COLLECTION.slot, COLLECTION.count_size, element=value,
+                        key=plain(t.key), collection=t.container)
+    return WireType("sequence", COLLECTION.slot, COLLECTION.count_size, element=value,
+                    collection=t.container)
 
 
 def wire_type(schema: ir.Schema, t: ir.FieldType) -> WireType:
@@ -328,7 +298,7 @@ def literal(schema: ir.Schema, f: ir.Field) -> Optional[Literal]:
 
 
 def _integer(value: int, base: str, names: Tuple[str, ...] = ()) -> Literal:
-    size = ir.PRIMITIVE_SIZES[base] or 4
+    size = scalar_size(base)
     signed = base.startswith("int")
     return Literal("integer", value, 8 * size, signed, names=names)
 
@@ -401,7 +371,8 @@ def lower_struct(schema: ir.Schema, s: ir.StructType) -> StructLayout:
         depth=schema.struct_depth(s), fields=tuple(fields), final_runs=tuple(runs),
         final_min=final_min, final_size=final_size,
         equality=tuple(f.name for f in (keys or s.all_fields)), keyed=bool(keys),
-        defaults=tuple(literal(schema, f) for f in s.all_fields))
+        defaults=tuple(literal(schema, f) for f in s.all_fields),
+        plan=plan.build(offset, fields, final_min, final_size))
 
 
 def emission_order(package: ir.Package) -> List[ir.StructType]:
@@ -463,4 +434,4 @@ def lower(schema: ir.Schema) -> WireModel:
             p.name, tuple(s.qualified_name for s in emission_order(p)),
             tuple(s.qualified_name for s in sent), tuple(s.qualified_name for s in dropped),
             tuple(import_closure(schema, p)))
-    return WireModel(structs, packages)
+    return WireModel(structs, packages, schema)

@@ -28,7 +28,7 @@ def test_compile_emits_ir_json(tmp_path):
     assert (r.returncode, r.stdout) == (0, "")
     assert r.stderr == f"fastwire: wrote {tmp_path}/proto.ir.json\n"
     doc = json.loads((tmp_path / "proto.ir.json").read_text())
-    assert (doc["format"], doc["version"], doc["root"]) == ("fastwire-ir", 2, "proto")
+    assert (doc["format"], doc["version"], doc["root"]) == ("fastwire-ir", 3, "proto")
     account = doc["packages"][0]["types"][5]
     assert (account["name"], account["type_number"]) == ("Account", 3)
     assert [f["name"] for f in account["all_fields"]] == ["uid", "name", "state", "wallet",
@@ -377,3 +377,17 @@ def test_other_generators_ignore_the_option(tmp_path):
     doc = json.loads(to_json(schema))
     assert [p.get("options") for p in doc["packages"]] == [None, {"go_import": "example.com/app/gen"}]
     assert from_json(to_json(schema)) == schema
+
+
+@pytest.mark.parametrize("command", ["decode", "encode", "explain"])
+def test_runtime_commands_without_the_runtime(command):
+    """decode, encode and explain come with the Python runtime (its entry points): the
+    compiler alone says what to install, in one line, and imports no runtime."""
+    r = run_cli(command, "--schema", "schemas/proto.fbe", "--type", "Account", "tests/vectors/account.json")
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == (f"fastwire {command}: error: this command comes with the Python runtime: pip "
+                        f"install fastwire-fbe-runtime (or 'fastwire-fbe[tools]'); without installing "
+                        f"it, 'python3 -m fastwire_runtime.tools {command} ...'\n")
+    r = run_cli("--help")
+    said = " ".join(r.stdout.split())
+    assert f"{command} " in said and "; comes with the Python runtime (docs/tools.md;" in said

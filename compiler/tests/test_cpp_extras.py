@@ -1,11 +1,10 @@
-"""The C++ JSON and protocol headers (generators/cpp_extras.py)."""
+"""The C++ JSON and protocol headers (generators/cpp/json.py, protocol.py)."""
 
 import os
 
-from fastwire import Reporter, compile_schema
+from fastwire import Reporter, compile_schema, lower
 from fastwire.generators import Options
-from fastwire.generators.cpp import CppGenerator
-from fastwire.generators.cpp import extras as cpp_extras
+from fastwire.generators.cpp import generate as cpp_generate
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -14,7 +13,7 @@ def generate(schema_name, **options):
     reporter = Reporter()
     schema = compile_schema(os.path.join(REPO, "schemas", schema_name), reporter)
     assert schema is not None, [d.render() for d in reporter.diagnostics]
-    return schema, CppGenerator(schema, Options(**options)).generate()
+    return schema, cpp_generate(lower.lower(schema), Options(**options))
 
 
 def test_no_extras_without_options():
@@ -25,17 +24,19 @@ def test_no_extras_without_options():
 def test_file_names_follow_the_options():
     schema, files = generate("protocol.fbe", json=True, proto=True, final=True)
     for package in schema.packages:
-        for name in cpp_extras.output_files(package, json=True, proto=True, final=True):
-            assert name in files
-    assert "protocol_final_protocol.h" in files and "proto_json.h" in files
+        for suffix in ("", "_models", "_json", "_protocol", "_final_protocol"):
+            assert f"{package.name}{suffix}.h" in files
+    assert len(files) == 5 * len(schema.packages)
 
 
 def test_protocol_sends_its_messages_numbered_1_2_3():
     schema, files = generate("protocol.fbe", proto=True)
-    kept, dropped = cpp_extras.sendable(schema.package("protocol"))
-    assert [(s.name, s.type_number) for s in kept] == [
-        ("OrderMessage", 1), ("BalanceMessage", 2), ("AccountMessage", 3)]
-    assert not dropped
+    layout = lower.lower(schema).package("protocol")
+    assert layout.sends == (
+        "protocol.OrderMessage", "protocol.BalanceMessage", "protocol.AccountMessage")
+    model = lower.lower(schema)
+    assert [model.struct(n).type_number for n in layout.sends] == [1, 2, 3]
+    assert not layout.unsendable
     text = files["protocol_protocol.h"]
     assert "using Messages = fastwire::protocol::type_list<OrderMessage, BalanceMessage, AccountMessage>;" in text
     for cls in ("Sender", "Receiver", "Proxy", "Client"):
@@ -44,8 +45,8 @@ def test_protocol_sends_its_messages_numbered_1_2_3():
 
 def test_a_package_without_messages_sends_its_structs():
     schema, files = generate("protocol.fbe", proto=True)
-    kept, _ = cpp_extras.sendable(schema.package("proto"))
-    assert [s.name for s in kept] == ["Order", "Balance", "Account"]
+    assert lower.lower(schema).package("proto").sends == (
+        "proto.Order", "proto.Balance", "proto.Account")
     assert "type_list<Order, Balance, Account>" in files["proto_protocol.h"]
 
 

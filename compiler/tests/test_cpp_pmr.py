@@ -6,9 +6,9 @@ import os
 import subprocess
 import sys
 
-from fastwire import Reporter, compile_schema
+from fastwire import Reporter, compile_schema, lower
 from fastwire.generators import Options
-from fastwire.generators.cpp import CppGenerator
+from fastwire.generators.cpp import generate as cpp_generate
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -17,7 +17,7 @@ def generate(schema_name, **options):
     reporter = Reporter()
     schema = compile_schema(os.path.join(REPO, "schemas", schema_name), reporter)
     assert schema is not None, [d.render() for d in reporter.diagnostics]
-    return CppGenerator(schema, Options(**options)).generate()
+    return cpp_generate(lower.lower(schema), Options(**options))
 
 
 def struct_text(header, name):

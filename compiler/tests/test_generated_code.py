@@ -17,7 +17,7 @@ from typing import List
 
 import pytest
 
-from fastwire import Reporter, compile_schema
+from fastwire import Reporter, compile_schema, lower
 from fastwire.generators import GENERATORS, Options
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -509,7 +509,7 @@ def test_random_valid_schemas_generate_rust_that_builds_clippy_clean(tmp_path):
         reporter = Reporter()
         schema = compile_schema(str(path), reporter)
         assert schema is not None, [d.render() for d in reporter.diagnostics]
-        for rel, content in rust_generator.generate(schema, OPTIONS).items():
+        for rel, content in rust_generator.generate(lower.lower(schema), OPTIONS).items():
             (src / rel).write_text(content, encoding="utf-8")
             modules.append(rel[:-3])
     (src / "lib.rs").write_text("".join(f"pub mod {m};\n" for m in sorted(set(modules))))

@@ -68,7 +68,7 @@ def test_a_version_bump_leaves_the_goldens_current(lang, monkeypatch):
     differs from the goldens only there."""
     import sys
 
-    import fastwire.generators.cpp.extras  # noqa: F401 - loaded, to be patched below
+    import fastwire.generators.cpp.names  # noqa: F401 - loaded, to be patched below
     import fastwire.generators.python.module  # noqa: F401
     path = LANGUAGES[lang].golden_schemas[0]
     generated(lang, path)

@@ -59,7 +59,7 @@ class JsonLayoutReader:
     """Both binary formats, read by the IR JSON's lowered model alone."""
 
     def __init__(self, doc: dict):
-        assert doc["format"] == "fastwire-ir" and doc["version"] == 2
+        assert doc["format"] == "fastwire-ir" and doc["version"] == 3
         self.structs = {}
         self.packages = {}
         for p in doc["packages"]:

@@ -16,7 +16,7 @@ import sys
 import pytest
 
 import fastwire
-import fastwire.generators.cpp.extras as cpp_extras
+import fastwire.generators.cpp.names as cpp_names
 import fastwire.generators.python.module as python_module
 from fastwire import Reporter, compile_schema
 from fastwire.generators import GENERATORS, Options
@@ -41,7 +41,7 @@ def write(folder, lang: str, schema: str = "schemas/protoex.fbe") -> dict:
 def other_version(monkeypatch):
     """Generation as a compiler one minor version ahead of this one would do it."""
     version = f"{MAJOR}.{int(MINOR) + 1}.0"
-    monkeypatch.setattr(cpp_extras, "__version__", version)
+    monkeypatch.setattr(cpp_names, "__version__", version)
     monkeypatch.setattr(python_module, "__version__", version)
     return version
 

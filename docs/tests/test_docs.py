@@ -3,7 +3,8 @@
 - Every repository path a Markdown file names (a link, or a backticked path whose first
   folder is one of the repository's) exists. OUTPUTS lists the paths that are written by
   builds and commands rather than checked in.
-- Every code block of README.md, cpp/README.md and python/README.md marked as an example
+- Every code block of README.md, cpp/README.md, python/README.md and
+  docs/adding-a-language.md marked as an example
   compiles and runs, and prints what the block marked as its output shows. The markers
   are HTML comments, invisible on GitHub, on the line right before the fence:
 
@@ -14,7 +15,8 @@
   fastwire_generate() makes from schemas/proto.fbe and schemas/everything.fbe; a block
   without `main` is the body of one, after its own #include lines, with <cassert>,
   <iostream>, <optional> and <type_traits> included and asserts on. Python examples run
-  with the runtime and the Python generated from the same schemas on their path.
+  in the repository with the runtime, the compiler and the Python generated from the
+  same schemas on their path.
 - The statements a test can compare with the code: the languages README.md calls planned
   are the compiler's, and every helper cpp/README.md's default-value table names is one the
   C++ generator writes.
@@ -36,7 +38,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 COMPILER_ENV = {**os.environ, "PYTHONPATH": str(REPO / "compiler")}
 
-EXAMPLE_DOCS = ["README.md", "cpp/README.md", "python/README.md"]
+EXAMPLE_DOCS = ["README.md", "cpp/README.md", "python/README.md", "docs/adding-a-language.md"]
 SCHEMAS = ["schemas/proto.fbe", "schemas/everything.fbe"]
 BUILD = REPO / "build" / "docs-examples"
 
@@ -262,9 +264,9 @@ def test_cpp_example(example: Example, cpp_build: Path) -> None:
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.language == "python"],
                          ids=lambda e: e.name)
 def test_python_example(example: Example, python_generated: Path) -> None:
-    path = os.pathsep.join([str(python_generated), str(REPO / "python")])
+    path = os.pathsep.join([str(python_generated), str(REPO / "python"), str(REPO / "compiler")])
     ran = subprocess.run([sys.executable, "-c", example.code], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": path}, timeout=60)
+                         env={**os.environ, "PYTHONPATH": path}, cwd=REPO, timeout=60)
     assert ran.returncode == 0, f"{example.where} fails:\n{ran.stderr}"
     same_output(example, ran.stdout)
 

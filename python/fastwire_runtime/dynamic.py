@@ -1,8 +1,8 @@
 """The dynamic codec: any struct of any schema, without generated code.
 
-Driven only by the schema's IR (IR JSON version 2, docs/ir.md, or the compiler's model,
-which it converts to that): every offset, slot size, final size and default comes from the
-IR's lowered wire model (`layout`); nothing here works out FBE's layout again. The values
+Driven only by the schema's IR (IR JSON version 2 or 3, docs/ir.md: the documented format, so
+the runtime needs no compiler): every offset, slot size, final size and default comes from
+the IR's lowered wire model (`layout`); nothing here works out FBE's layout again. The values
 are plain Python: a struct is a `Record` (a dict of its fields by schema name), and
 fields hold ints (integers, char and wchar code units, timestamps in nanoseconds, enums and
 flags by number), floats, bools, str, bytes, `decimal.Decimal`, `uuid.UUID`, lists, sets
@@ -47,7 +47,9 @@ from .wire import (
     Reader,
     SequenceCodec,
     StructCodec,
+    explain,
     header,
+    problem,
     utc,
     uuid1,
     uuid4,
@@ -57,7 +59,7 @@ from .wire import (
 __all__ = ["Record", "Schema", "SchemaError", "DynamicStruct", "DynamicEnum"]
 
 IR_FORMAT = "fastwire-ir"
-IR_VERSION = 2
+IR_VERSIONS = (2, 3)  # 3 adds the codec plan, which this reader does not need
 
 
 class SchemaError(ValueError):
@@ -221,8 +223,7 @@ class DynamicStruct(StructCodec):
                 v[f.name] if f.name in v else f.default_of()) for f in self.fields]) + "}"
         except (EncodeError, TypeError, ValueError, AttributeError, OverflowError, KeyError,
                 RecursionError) as err:
-            from .explain import explain  # only when a value does not fit: name the field
-            raise explain(self, v, err) from err
+            raise explain(self, v, err) from err  # only when a value does not fit: name the field
 
     def load_json(self, j: Any) -> Record:
         if type(j) is not dict:
@@ -240,8 +241,7 @@ class DynamicStruct(StructCodec):
         return self.name + "(" + ",".join(parts) + ")"
 
     def problem(self, v: Any, path: str) -> Optional[EncodeError]:
-        """The first field of `v` its schema type cannot take (explain.problem's hook)."""
-        from .explain import problem
+        """The first field of `v` its schema type cannot take (wire.problem's hook)."""
         if not isinstance(v, dict):
             return EncodeError(f"cannot serialize {path}: expected {self.name} (a dict of its "
                                f"fields), got {type(v).__name__}", "wrong_type", path, self.name)
@@ -504,18 +504,16 @@ def _none() -> None:
 
 
 def _document(ir: Any) -> Dict[str, Any]:
-    """IR JSON (text, bytes or the parsed dict), or the compiler's model (converted to IR
-    JSON by the compiler's own `ir_json.to_dict`)."""
+    """IR JSON: text, bytes or the parsed dict (docs/ir.md). Not the compiler's model: the
+    runtime reads the documented format only, so it needs no compiler (a compiler's
+    `fastwire.ir.Schema` becomes IR JSON with `fastwire.ir_json.to_dict`)."""
     if isinstance(ir, (str, bytes)):
         try:
             ir = json.loads(ir)
         except ValueError as err:
             raise SchemaError(f"not IR JSON: {err}") from None
-    elif not isinstance(ir, dict) and hasattr(ir, "packages") and hasattr(ir, "root"):
-        from fastwire.ir_json import to_dict  # the compiler's model (fastwire.ir.Schema)
-        ir = to_dict(ir)
     if not isinstance(ir, dict) or ir.get("format") != IR_FORMAT:
         raise SchemaError("not a fastwire IR document")
-    if ir.get("version") != IR_VERSION:
-        raise SchemaError(f"IR version {ir.get('version')} (this runtime reads {IR_VERSION})")
+    if ir.get("version") not in IR_VERSIONS:
+        raise SchemaError(f"IR version {ir.get('version')} (this runtime reads 2 and 3)")
     return ir

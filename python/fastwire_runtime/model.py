@@ -22,9 +22,8 @@ import struct
 from typing import Any, ClassVar, Optional, Tuple
 
 from .errors import DecodeError, EncodeError, fail
-from .explain import explain
 from .limits import DEFAULT_LIMITS, Limits
-from .wire import Reader, StructCodec
+from .wire import Reader, StructCodec, explain
 
 _U32 = struct.Struct("<I")
 _II = struct.Struct("<II")

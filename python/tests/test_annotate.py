@@ -21,12 +21,13 @@ sys.path.insert(0, os.path.join(REPO, "compiler"))
 def structs() -> Dict[str, dynamic.DynamicStruct]:
     from fastwire.diagnostics import Reporter
     from fastwire.generators import CONFORMANCE_SCHEMAS
+    from fastwire.ir_json import to_dict
     from fastwire.resolver import compile_schema
     out: Dict[str, dynamic.DynamicStruct] = {}
     for path in CONFORMANCE_SCHEMAS:
         schema = compile_schema(os.path.join(REPO, path), Reporter())
         assert schema is not None
-        d = dynamic.Schema(schema)
+        d = dynamic.Schema(to_dict(schema))
         for name, codec in d.structs.items():
             out.setdefault(name, codec)
     return out
@@ -74,8 +75,9 @@ def test_every_byte_of_the_seed_vectors_read_once(structs):
 
 def test_newer_and_older_versions_are_named(structs):
     from fastwire.diagnostics import Reporter
+    from fastwire.ir_json import to_dict
     from fastwire.resolver import compile_schema
-    ex = dynamic.Schema(compile_schema(os.path.join(REPO, "schemas", "protoex.fbe"), Reporter()))
+    ex = dynamic.Schema(to_dict(compile_schema(os.path.join(REPO, "schemas", "protoex.fbe"), Reporter())))
     newer = ex.model("protoex.Order").serialize(ex.new("protoex.Order", uid=1))
     lines = annotate.annotate(structs["proto.Order"], newer).lines()
     assert any("!! skipped" in line and "newer version" in line for line in lines)

@@ -19,11 +19,13 @@ from fastwire_runtime import dynamic
 sys.path.insert(0, os.path.join(REPO, "compiler"))  # the compiler's model, for the IR
 
 def _compile(name: str):
+    """The schema's IR JSON document (the runtime reads the documented format only)."""
     from fastwire.diagnostics import Reporter
+    from fastwire.ir_json import to_dict
     from fastwire.resolver import compile_schema
     schema = compile_schema(os.path.join(REPO, "schemas", name), Reporter())
     assert schema is not None
-    return schema
+    return to_dict(schema)
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +61,9 @@ def test_values_are_plain(proto):
     assert proto.model("Account").serialize(plain) == vector("account.fbe.hex")
 
 
-def test_ir_json_and_compiler_model_agree(proto, tmp_path):
-    from fastwire.ir_json import to_json
+def test_ir_json_file_and_document_agree(proto, tmp_path):
     path = tmp_path / "proto.ir.json"
-    path.write_text(to_json(_compile("proto.fbe")))
+    path.write_text(json.dumps(_compile("proto.fbe")))
     loaded = dynamic.Schema.load(str(path))
     data = vector("account.fbe.hex")
     assert loaded.model("Account").serialize(loaded.model("Account").deserialize(data)) == data
@@ -168,6 +169,11 @@ def test_bad_documents():
         dynamic.Schema("not json")
     with pytest.raises(dynamic.SchemaError, match="malformed IR document"):
         dynamic.Schema('{"format": "fastwire-ir", "version": 2, "root": "x", "packages": [{}]}')
+    from fastwire.diagnostics import Reporter
+    from fastwire.resolver import compile_schema
+    model = compile_schema(os.path.join(REPO, "schemas", "proto.fbe"), Reporter())
+    with pytest.raises(dynamic.SchemaError, match="^not a fastwire IR document$"):
+        dynamic.Schema(model)  # the compiler's model: IR JSON only (fastwire.ir_json.to_dict)
     schema = dynamic.Schema(_compile("proto.fbe"))
     with pytest.raises(dynamic.SchemaError, match="unknown type 'Acount'"):
         schema.struct("Acount")

@@ -100,3 +100,84 @@ def test_schema_tools_from_the_wheels(installed):
              env=env, cwd=str(root))
     with open(os.path.join(REPO, "tests", "vectors", "account.json"), encoding="utf-8") as fh:
         assert r.stdout == fh.read().strip() + "\n"
+
+
+def _metadata(wheels, stem):
+    name = next(n for n in os.listdir(wheels) if n.startswith(stem + "-"))
+    with zipfile.ZipFile(wheels / name) as whl:
+        files = whl.namelist()
+        meta = whl.read(next(f for f in files if f.endswith(".dist-info/METADATA"))).decode()
+        eps = [f for f in files if f.endswith(".dist-info/entry_points.txt")]
+        return meta, whl.read(eps[0]).decode() if eps else ""
+
+
+def test_neither_wheel_depends_on_the_other_unless_asked(installed):
+    """The compiler's and the runtime's only dependency on each other is the `tools` extra;
+    the runtime's commands are entry points the compiler's `fastwire` finds by name."""
+    _, wheels, _, _ = installed
+    meta, eps = _metadata(wheels, "fastwire_fbe")
+    assert re.findall(r"^Requires-Dist: .*$", meta, re.M) == [
+        'Requires-Dist: fastwire-fbe-runtime>=0.1.0; extra == "tools"']
+    assert "Provides-Extra: tools" in meta.splitlines()
+    assert "[console_scripts]\nfastwire = fastwire.cli:main" in eps
+    meta, eps = _metadata(wheels, "fastwire_fbe_runtime")
+    assert re.findall(r"^Requires-Dist: .*$", meta, re.M) == [
+        'Requires-Dist: fastwire-fbe>=0.1.0; extra == "tools"']
+    assert eps.replace(" ", "").split() == [
+        "[fastwire.commands]", "decode=fastwire_runtime.tools:run", "encode=fastwire_runtime.tools:run",
+        "explain=fastwire_runtime.tools:run"]
+
+
+def _venv_with(installed, name, distribution):
+    """A venv with one of the two wheels (installed by the first venv's pip: a venv without
+    its own pip takes a third of the time)."""
+    both, wheels, env, root = installed
+    venv = root / name
+    _run(sys.executable, "-m", "venv", "--without-pip", str(venv))
+    _run(str(both / "pip"), "--python", str(venv / "bin" / "python"), "install", "-q", "--no-index",
+         "--find-links", str(wheels), distribution, env=env, cwd=str(root))
+    return venv / "bin"
+
+
+def test_the_compiler_alone(installed):
+    """`pip install fastwire-fbe` brings no runtime: compile and compat work, decode says
+    what to install, in one line."""
+    bin_dir = _venv_with(installed, "compiler-only", "fastwire-fbe")
+    _, _, env, root = installed
+    r = subprocess.run([str(bin_dir / "python"), "-c", "import fastwire_runtime"], capture_output=True,
+                       text=True, env=env, cwd=str(root))
+    assert r.returncode == 1 and "No module named 'fastwire_runtime'" in r.stderr
+    schemas = os.path.join(REPO, "schemas")
+    r = subprocess.run([str(bin_dir / "fastwire"), "compat", os.path.join(schemas, "proto.fbe"),
+                        os.path.join(schemas, "protoex.fbe")], capture_output=True, text=True, env=env,
+                       cwd=str(root))
+    assert r.returncode == 0 and r.stdout.splitlines()[-1].endswith(
+        "compatible for the versioned format (0 breaking, 2 warnings, 15 differences)"), r.stderr
+    r = subprocess.run([str(bin_dir / "fastwire"), "decode", "--schema", os.path.join(schemas, "proto.fbe"),
+                        "--type", "Account", os.path.join(REPO, "tests", "vectors", "account.fbe.hex")],
+                       capture_output=True, text=True, env=env, cwd=str(root))
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == ("fastwire decode: error: this command comes with the Python runtime: pip install "
+                        "fastwire-fbe-runtime (or 'fastwire-fbe[tools]'); without installing it, "
+                        "'python3 -m fastwire_runtime.tools decode ...'\n")
+
+
+def test_the_runtime_alone(installed, tmp_path):
+    """`pip install fastwire-fbe-runtime` brings no compiler: its tools read IR JSON (here
+    written by the other venv's compiler) and name the compiler for a .fbe schema."""
+    both, _, env, root = installed
+    _run(str(both / "fastwire"), "compile", os.path.join(REPO, "schemas", "proto.fbe"), "--emit",
+         "ir-json", "-q", "-o", str(tmp_path), env=env, cwd=str(root))
+    bin_dir = _venv_with(installed, "runtime-only", "fastwire-fbe-runtime")
+    assert not (bin_dir / "fastwire").exists()
+    account = os.path.join(REPO, "tests", "vectors", "account.fbe.hex")
+    r = _run(str(bin_dir / "python"), "-m", "fastwire_runtime.tools", "decode", "--schema",
+             str(tmp_path / "proto.ir.json"), "--type", "proto.Account", account, env=env, cwd=str(root))
+    with open(os.path.join(REPO, "tests", "vectors", "account.json"), encoding="utf-8") as fh:
+        assert r.stdout == fh.read().strip() + "\n"
+    r = subprocess.run([str(bin_dir / "python"), "-m", "fastwire_runtime.tools", "explain", "--schema",
+                        os.path.join(REPO, "schemas", "proto.fbe"), "--type", "Account", account],
+                       capture_output=True, text=True, env=env, cwd=str(root))
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr.endswith("compiling a .fbe schema needs the compiler (pip install fastwire-fbe); or "
+                             "give its IR JSON (fastwire compile SCHEMA --emit ir-json)\n"), r.stderr

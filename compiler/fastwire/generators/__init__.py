@@ -19,13 +19,15 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
 from .. import ir
+from ..ir_json import to_json
+from ..lower import WireModel, lower
 from .options import Options
 
-__all__ = ["GENERATORS", "LANGUAGES", "PLANNED", "EXTRA_TESTEES", "Generator", "Language",
+__all__ = ["GENERATORS", "RENDERERS", "LANGUAGES", "PLANNED", "EXTRA_TESTEES", "Generator", "Language",
            "Options", "Testee"]
 
-# A generator returns {relative path: file content}.
-Generator = Callable[[ir.Schema, Options], Dict[str, str]]
+# A generator renders a lowered schema into {relative path: file content}.
+Generator = Callable[[WireModel, Options], Dict[str, str]]
 
 # The schemas every conformance testee's generated code covers (relative to the repo).
 # Documentation that every language's comment rules would read as code, were it not escaped.
@@ -48,7 +50,7 @@ class Testee:
 class Language:
     name: str  # the --lang value
     display: str  # for messages: "C++"
-    module: str  # fastwire.generators.<module> has generate(schema, options)
+    module: str  # fastwire.generators.<module> has generate(model, options)
     flags: Tuple[str, ...] = ()  # the reference compiler's flags that select it
     golden_schemas: Tuple[str, ...] = ("schemas/everything.fbe",)  # tests/golden/<name>
     testee: Optional[Testee] = None
@@ -59,9 +61,14 @@ class Language:
         if COMMENTS_SCHEMA not in self.golden_schemas:
             object.__setattr__(self, "golden_schemas", self.golden_schemas + (COMMENTS_SCHEMA,))
 
-    def generate(self, schema: ir.Schema, options: Options) -> Dict[str, str]:
+    def render(self, model: WireModel, options: Options) -> Dict[str, str]:
+        """The files for a lowered schema: what the CLI calls, lowering once."""
         gen = importlib.import_module(f"{__name__}.{self.module}").generate
-        return gen(schema, options)
+        return gen(model, options)
+
+    def generate(self, schema: ir.Schema, options: Options) -> Dict[str, str]:
+        """The files for a schema (lowers it first)."""
+        return self.render(lower(schema), options)
 
 
 LANGUAGES: Dict[str, Language] = {
@@ -140,14 +147,22 @@ EXTRA_TESTEES: Dict[str, Testee] = {
 }
 
 
-def _ir_json(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    from ..ir_json import to_json
-    return {f"{schema.root}.ir.json": to_json(schema)}
+def _ir_json(model: WireModel, options: Options) -> Dict[str, str]:
+    return {f"{model.schema.root}.ir.json": to_json(model.schema, model)}
 
 
-# Every artifact the CLI can write: --emit targets and --lang languages.
-GENERATORS: Dict[str, Generator] = {"ir-json": _ir_json}
-GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
+# Every artifact the CLI can write, --emit targets and --lang languages, from a lowered
+# schema (the CLI lowers each schema once) ...
+RENDERERS: Dict[str, Generator] = {"ir-json": _ir_json}
+RENDERERS.update({name: lang.render for name, lang in LANGUAGES.items()})
+# ... and the same from a schema.
+def _from_schema(render: Generator) -> Callable[[ir.Schema, Options], Dict[str, str]]:
+    def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
+        return render(lower(schema), options)
+    return generate
+
+
+GENERATORS = {name: _from_schema(render) for name, render in RENDERERS.items()}
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {

@@ -434,5 +434,5 @@ def float_literal(x: float) -> str:
     return text
 
 
-def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    return JavaGen(schema, options, lower.lower(schema)).generate()
+def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
+    return JavaGen(model.schema, options, model).generate()

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Dict
 
-from ... import ir
+from ...lower import WireModel
 from ..options import Options
 from ..typescript import generate as _generate
 
 
-def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    return _generate(schema, options, flavor="js")
+def generate(model: WireModel, options: Options) -> Dict[str, str]:
+    return _generate(model, options, flavor="js")

@@ -409,8 +409,8 @@ class KotlinGen:
         return out.text()
 
 
-def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    return KotlinGen(schema, options, lower.lower(schema)).generate()
+def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
+    return KotlinGen(model.schema, options, model).generate()
 
 
 __all__ = ["generate", "KotlinGen", "List", "READ", "READ_RAW", "WRITE", "RAW_WRITE", "JSON",

@@ -52,11 +52,11 @@ from .tables import member_name, pyname
 from .versioned import Versioned
 
 
-def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
+def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
+    schema = model.schema
     if options.indent <= 0 and not options.tabs:  # Python needs indentation: 0 means 4
         options = Options(final=options.final, json=options.json, proto=options.proto,
                           indent=4, tabs=False)
-    model = lower.lower(schema)
     return {naming.file_name("python", p.name, "module"): _Module(schema, p, options,
                                                                   model).render()
             for p in schema.packages}

@@ -56,8 +56,8 @@ CORE = frozenset("""
     SecureRandom Base64 Comparable Minitest""".split())
 
 
-def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    model = lower.lower(schema)
+def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
+    schema = model.schema
     return {naming.file_name("ruby", p.name, "module"): _Module(schema, p, options, model).render()
             for p in schema.packages}
 

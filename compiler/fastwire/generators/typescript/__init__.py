@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Dict
 
-from ... import ir, lower
+from ... import lower
 from ..common import naming
 from ..options import Options
 from .module import Module
 
 
-def generate(schema: ir.Schema, options: Options, flavor: str = "ts") -> Dict[str, str]:
-    model = lower.lower(schema)
+def generate(model: lower.WireModel, options: Options, flavor: str = "ts") -> Dict[str, str]:
+    schema = model.schema
     out: Dict[str, str] = {}
     lang = "typescript" if flavor == "ts" else "javascript"
     for p in schema.packages:

@@ -1,18 +1,21 @@
-"""Schema tools: read and write FBE bytes without generated code, explain them byte by byte,
-and check schema evolution (docs/tools.md).
+"""Schema tools that run on the runtime: read and write FBE bytes without generated code,
+and explain them byte by byte (docs/tools.md).
 
-    fastwire decode  --schema S.fbe --type pkg.Struct [--final] [--offset N] [--stream] FILE|-
-    fastwire encode  --schema S.fbe --type pkg.Struct [--final] [--stream] [--hex] FILE|-
-    fastwire explain --schema S.fbe --type pkg.Struct [--final] [--offset N] [--stream] FILE|-
-    fastwire compat  OLD.fbe NEW.fbe [--format versioned|final|json|all] [--json]
+    fastwire decode  --schema S --type pkg.Struct [--final] [--offset N] [--stream] FILE|-
+    fastwire encode  --schema S --type pkg.Struct [--final] [--stream] [--hex] FILE|-
+    fastwire explain --schema S --type pkg.Struct [--final] [--offset N] [--stream] FILE|-
 
-decode, encode and explain run on the Python runtime's dynamic codec
-(fastwire_runtime.dynamic), driven by the schema's IR; compat needs only the compiler.
-A schema may be given as .fbe or as IR JSON (`fastwire compile S.fbe --emit ir-json`).
-Input is raw bytes or hex text (found out from the content; --raw or --hex to say).
+With the compiler installed too, these are commands of `fastwire` (this module registers
+them in the entry point group `fastwire.commands`, python/pyproject.toml); without it,
+`python -m fastwire_runtime.tools decode ...`. Either way they run on the dynamic codec
+(fastwire_runtime.dynamic), driven by the schema's IR. A schema given as IR JSON
+(`fastwire compile S.fbe --emit ir-json`) needs nothing else; one given as .fbe is compiled
+with the compiler's public API (`fastwire.compile_schema`, `fastwire.ir_json`), the
+runtime's `tools` extra. Input is raw bytes or hex text (found out from the content; --raw
+or --hex to say).
 
-Exit status: 0 success; 1 malformed input, a schema error, a breaking change (compat);
-2 a usage error. Every failure is one line on stderr, never a traceback.
+Exit status: 0 success; 1 malformed input or a schema error; 2 a usage error; 70 a bug.
+Every failure is one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -25,11 +28,11 @@ import struct
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .diagnostics import Reporter
-from .resolver import compile_schema
+from . import annotate, dynamic
+from .errors import DecodeError, EncodeError
 
-TOOL_COMMANDS = ("decode", "encode", "explain", "compat")
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+COMMANDS = ("decode", "encode", "explain")
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
 
 class ToolError(Exception):
@@ -45,50 +48,18 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-def _runtime() -> Any:
-    """fastwire_runtime.dynamic: installed (fastwire-fbe-runtime), or the repository's."""
-    try:
-        from fastwire_runtime import dynamic
-    except ImportError:
-        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        repo_python = os.path.join(here, "python")
-        if not os.path.isdir(os.path.join(repo_python, "fastwire_runtime")):
-            raise ToolError("this command needs the Python runtime: pip install "
-                            "fastwire-fbe-runtime") from None
-        sys.path.append(repo_python)
-        try:
-            from fastwire_runtime import dynamic
-        except ImportError:  # an older runtime installed, without the dynamic codec
-            raise ToolError("this command needs fastwire_runtime.dynamic: upgrade "
-                            "fastwire-fbe-runtime") from None
-    return dynamic
-
-
 _DESCRIPTIONS = {
     "decode": "Binary FBE (raw or hex; one model, or a protocol stream) to JSON, from the "
               "schema alone. Malformed input: the verify error, its byte and field, exit 1.",
     "encode": "JSON to binary FBE (raw, or hex text), from the schema alone.",
     "explain": "An annotated dump of a model: offset, bytes, field path and value of every "
                "slot, header and heap block; unreachable and twice-read bytes flagged.",
-    "compat": "Every difference between two versions of a schema, with its verdict for the "
-              "versioned format (both directions), the final format and JSON; exit 1 when one "
-              "is breaking for --format.",
 }
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
     p = _Parser(prog=f"fastwire {command}",
                 description=_DESCRIPTIONS[command] + " See docs/tools.md.")
-    if command == "compat":
-        p.add_argument("old", metavar="OLD.fbe")
-        p.add_argument("new", metavar="NEW.fbe")
-        p.add_argument("--json", action="store_true", help="the differences as JSON")
-        p.add_argument("--format", choices=("versioned", "final", "json", "all"),
-                       default="versioned",
-                       help="the format whose breaking changes fail the check (exit 1; "
-                            "default versioned); every verdict is printed either way")
-        p.add_argument("-I", "--include", action="append", default=[], metavar="DIR")
-        return p
     p.add_argument("input", metavar="FILE", help="the input ('-': standard input)")
     p.add_argument("--schema", required=True, metavar="SCHEMA",
                    help="the schema: .fbe, or IR JSON (fastwire compile --emit ir-json)")
@@ -120,6 +91,12 @@ def _parser(command: str) -> argparse.ArgumentParser:
 
 
 def run(argv: Sequence[str]) -> int:
+    """Runs `argv` (the command first: decode, encode or explain); returns the exit status.
+    The `fastwire` command calls this for its decode, encode and explain."""
+    if not argv or argv[0] not in COMMANDS:
+        print("python -m fastwire_runtime.tools: error: expected a command: decode, encode or "
+              "explain", file=sys.stderr)
+        return EXIT_USAGE
     command = argv[0]
     try:
         ns = _parser(command).parse_args(list(argv[1:]))
@@ -127,20 +104,35 @@ def run(argv: Sequence[str]) -> int:
         print(f"fastwire {command}: error: {err}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        if command == "compat":
-            from .compat import run_compat
-            return run_compat(ns)
         return {"decode": _decode, "encode": _encode, "explain": _explain}[command](ns)
     except ToolError as err:
         print(f"fastwire {command}: error: {err}", file=sys.stderr)
         return EXIT_FAIL
 
 
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """`python -m fastwire_runtime.tools COMMAND ...`: run(), with --help, a closed pipe,
+    Ctrl-C and a bug each ending in an exit status, not a traceback."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return run(args)
+    except SystemExit as e:  # --help
+        return int(e.code or 0) if not isinstance(e.code, str) else EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the one place a bug becomes a report, not a trace
+        name = args[0] if args else "tools"
+        print(f"fastwire {name}: internal error: {type(exc).__name__}: {exc}. This is a bug in "
+              f"fastwire; please report it with the schema that caused it.", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
 # ---- shared -------------------------------------------------------------------------------
 
-def load_schema(path: str, include: Sequence[str] = ()) -> Any:
-    """The dynamic schema of a .fbe file (compiled; diagnostics to stderr) or IR JSON."""
-    dynamic = _runtime()
+def load_schema(path: str, include: Sequence[str] = ()) -> dynamic.Schema:
+    """The dynamic schema of IR JSON, or of a .fbe file (compiled; diagnostics to stderr)."""
     if not os.path.isfile(path):
         raise ToolError(f"schema '{path}': no such file")
     if path.endswith(".json"):
@@ -149,6 +141,22 @@ def load_schema(path: str, include: Sequence[str] = ()) -> Any:
                 return dynamic.Schema(fh.read())
         except (OSError, UnicodeDecodeError, dynamic.SchemaError) as err:
             raise ToolError(f"schema '{path}': {err}") from None
+    try:
+        return dynamic.Schema(_compile(path, include))
+    except dynamic.SchemaError as err:  # a compiler of another IR version than this runtime's
+        raise ToolError(f"schema '{path}': {err}") from None
+
+
+def _compile(path: str, include: Sequence[str]) -> Dict[str, Any]:
+    """The IR JSON document of a .fbe schema, from the compiler: an optional dependency
+    (the `tools` extra), imported only here, where a .fbe schema needs it."""
+    try:
+        from fastwire import Reporter, compile_schema
+        from fastwire.ir_json import to_dict
+    except ImportError:
+        raise ToolError(f"schema '{path}': compiling a .fbe schema needs the compiler (pip install "
+                        f"fastwire-fbe); or give its IR JSON (fastwire compile SCHEMA --emit "
+                        f"ir-json)") from None
     reporter = Reporter()
     schema = compile_schema(path, reporter, include)
     for d in reporter.diagnostics:
@@ -156,7 +164,7 @@ def load_schema(path: str, include: Sequence[str] = ()) -> Any:
     if schema is None:
         n = len(reporter.errors)
         raise ToolError(f"schema '{path}' has {n} error{'s' if n != 1 else ''}")
-    return dynamic.Schema(schema)
+    return to_dict(schema)
 
 
 def _struct(schema: Any, name: Optional[str]) -> str:
@@ -240,7 +248,6 @@ def _located(schema: Any, name: str, data: bytes, final: bool, base: int,
              error: Exception) -> str:
     """Where a model verify rejected fails, and why: the annotated walk's place, and its
     message when it found the same error (it may say more)."""
-    from fastwire_runtime import annotate
     at, field, found = annotate.locate(schema.struct(name), data, final, schema.limits)
     if found is not None and found.code == getattr(error, "code", None):
         error = found
@@ -278,12 +285,11 @@ def _decode(ns: argparse.Namespace) -> int:
 def _read(schema: Any, name: str, data: bytes, offset: int, final: bool,
           path: str) -> Tuple[Any, int]:
     """The value of the model at `offset`, and its size; ToolError with the place."""
-    import fastwire_runtime as rt
     model = schema.final_model(name) if final else schema.model(name)
     try:
         size = model.validate(data, offset)
         return model.deserialize(data, offset), size
-    except rt.DecodeError as err:
+    except DecodeError as err:
         raise ToolError(f"{path}: {_located(schema, name, data[offset:], final, offset, err)}") from None
 
 
@@ -350,15 +356,14 @@ def _encode(ns: argparse.Namespace) -> int:
 
 
 def _encode_one(schema: Any, name: str, text: Any, final: bool, where: str) -> bytes:
-    import fastwire_runtime as rt
     try:
         value = schema.from_json(name, text)
-    except rt.DecodeError as err:
+    except DecodeError as err:
         raise ToolError(f"{where}: not a {name} in JSON: {err}") from None
     model = schema.final_model(name) if final else schema.model(name)
     try:
         return bytes(model.serialize(value))
-    except rt.EncodeError as err:
+    except EncodeError as err:
         raise ToolError(f"{where}: {err}") from None
 
 
@@ -428,7 +433,6 @@ def _member(line: str, key: str) -> Optional[Tuple[int, int]]:
 
 def _explain(ns: argparse.Namespace) -> int:
     schema = load_schema(ns.schema, ns.include)
-    from fastwire_runtime import annotate
     data = bytes_of(read_input(ns.input), ns.input, ns.hex, ns.raw)
     if ns.offset < 0 or ns.offset > len(data):
         raise ToolError(f"--offset {ns.offset} is outside the input ({len(data)} bytes)")
@@ -442,8 +446,8 @@ def _explain(ns: argparse.Namespace) -> int:
         if ns.stream:
             print(f"== message at {at}: {name or 'type ' + str(number) + ', not in the schema'}"
                   f", {len(chunk)} bytes")
-            if name is None:
-                continue
+        if name is None:  # a stream's message of a type no package sends
+            continue
         ann = annotate.annotate(schema.struct(name), chunk, ns.final, schema.limits)
         for line in ann.lines(start=at):
             print(line)
@@ -451,3 +455,7 @@ def _explain(ns: argparse.Namespace) -> int:
     if failed:
         raise ToolError("the input is malformed (the line starting with '!! error' says where)")
     return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

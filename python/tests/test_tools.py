@@ -1,12 +1,22 @@
-"""fastwire decode, encode and explain (docs/tools.md): the seed vectors through the
-command line, and every malformed input ending in one line and exit status 1."""
+"""fastwire decode, encode and explain (docs/tools.md; fastwire_runtime/tools.py): the seed
+vectors through the command line, and every malformed input ending in one line and exit
+status 1.
+
+They run as a user with both packages installed runs them, `fastwire decode ...`: the
+compiler's command finds the runtime's through the entry point the runtime's pyproject.toml
+registers, here from a stand-in of the installed runtime's metadata (a dist-info folder
+with that entry point table) on PYTHONPATH, beside compiler/ and python/."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from typing import List, Optional, Tuple
 
 import pytest
@@ -17,10 +27,37 @@ VECTORS = os.path.join(REPO, "tests", "vectors")
 PROTO = "schemas/proto.fbe"
 
 
+def entry_points_txt() -> str:
+    """python/pyproject.toml's [project.entry-points."fastwire.commands"] table, as the
+    entry_points.txt of an installed distribution."""
+    with open(os.path.join(REPO, "python", "pyproject.toml"), encoding="utf-8") as fh:
+        text = fh.read()
+    table = text.split('[project.entry-points."fastwire.commands"]\n', 1)[1].split("\n[", 1)[0]
+    lines = [m.group(1) + " = " + m.group(2) for m in
+             re.finditer(r'^(\w+) = "([\w.]+:\w+)"$', table, re.M)]
+    assert len(lines) == 3, table
+    return "[fastwire.commands]\n" + "\n".join(lines) + "\n"
+
+
+def _installed_metadata() -> str:
+    root = tempfile.mkdtemp(prefix="fastwire-dist-")
+    atexit.register(shutil.rmtree, root, True)
+    info = os.path.join(root, "fastwire_fbe_runtime-0.1.0.dist-info")
+    os.makedirs(info)
+    with open(os.path.join(info, "METADATA"), "w", encoding="utf-8") as fh:
+        fh.write("Metadata-Version: 2.1\nName: fastwire-fbe-runtime\nVersion: 0.1.0\n")
+    with open(os.path.join(info, "entry_points.txt"), "w", encoding="utf-8") as fh:
+        fh.write(entry_points_txt())
+    return root
+
+
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(
+    [os.path.join(REPO, "compiler"), os.path.join(REPO, "python"), _installed_metadata()]))
+
+
 def fastwire(*args: str, stdin: Optional[bytes] = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "compiler"))
     return subprocess.run([sys.executable, "-m", "fastwire", *args], cwd=REPO, input=stdin,
-                          capture_output=True, env=env, timeout=60)
+                          capture_output=True, env=ENV, timeout=60)
 
 
 def vector(name: str) -> bytes:
@@ -275,8 +312,7 @@ def doc_examples(text: str) -> List[Tuple[str, str, str]]:
 
 
 def run_example(kind: str, code: str) -> str:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(REPO, "compiler"),
-                                                       os.path.join(REPO, "python")]))
+    env = ENV
     if kind == "python":
         subprocess.run([sys.executable, "-m", "fastwire", "compile", PROTO, "--emit", "ir-json",
                         "-q", "-o", "build/ir"], cwd=REPO, env=env, check=True)
@@ -319,13 +355,15 @@ def test_explain_corrupted_and_final_truncated():
     one_line_error(r, "explain", "malformed")
 
 
-def test_mutations_end_in_a_value_or_one_error():
+def test_mutations_end_in_a_value_or_one_error(tmp_path):
     """Random byte changes and cuts of the seed vectors, through decode's reader in-process:
     a value, or a ToolError naming the place; never another exception."""
     import random
 
-    from fastwire.tools import ToolError, _read, load_schema
-    schema = load_schema(os.path.join(REPO, PROTO))
+    from fastwire_runtime.tools import ToolError, _read, load_schema
+    r = fastwire("compile", PROTO, "--emit", "ir-json", "-q", "-o", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    schema = load_schema(str(tmp_path / "proto.ir.json"))  # IR JSON: no compiler in-process
     rng = random.Random(18)
     for name, final in (("account.fbe.hex", False), ("account.final.hex", True)):
         seed = vector_bytes(name)
@@ -379,3 +417,59 @@ def test_encode_stream_errors():
                            (b'{"type": ', "-:1: "),
                            (b'\xff', "not UTF-8")):
         one_line_error(fastwire("encode", *schema, stdin=text), "encode", fragment)
+
+
+# ---- where the commands live ------------------------------------------------------------------
+
+def _python(args: List[str], path: List[str], stdin: Optional[bytes] = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(os.path.join(REPO, p) for p in path))
+    return subprocess.run([sys.executable, *args], cwd=REPO, input=stdin, capture_output=True,
+                          env=env, timeout=60)
+
+
+def test_the_runtime_runs_them_itself():
+    """python -m fastwire_runtime.tools: the same commands, without the `fastwire` command."""
+    args = ["decode", "--schema", PROTO, "--type", "proto.Account", "tests/vectors/account.fbe.hex"]
+    r = _python(["-m", "fastwire_runtime.tools", *args], ["compiler", "python"])
+    assert (r.returncode, r.stdout, r.stderr) == (0, vector("account.json") + b"\n", b"")
+    r = _python(["-m", "fastwire_runtime.tools", "compat"], ["python"])
+    assert (r.returncode, r.stderr) == (2, b"python -m fastwire_runtime.tools: error: expected a "
+                                           b"command: decode, encode or explain\n")
+    r = _python(["-m", "fastwire_runtime.tools", "decode", "--help"], ["python"])
+    assert r.returncode == 0 and r.stdout.startswith(b"usage: fastwire decode ")
+
+
+def test_the_runtime_alone_reads_ir_json_and_names_the_compiler_for_fbe(tmp_path):
+    r = fastwire("compile", PROTO, "--emit", "ir-json", "-q", "-o", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    ir = str(tmp_path / "proto.ir.json")
+    r = _python(["-m", "fastwire_runtime.tools", "decode", "--schema", ir, "--type", "Account",
+                 "tests/vectors/account.fbe.hex"], ["python"])
+    assert (r.returncode, r.stdout, r.stderr) == (0, vector("account.json") + b"\n", b"")
+    r = _python(["-m", "fastwire_runtime.tools", "decode", "--schema", PROTO, "--type", "Account",
+                 "tests/vectors/account.fbe.hex"], ["python"])
+    assert (r.returncode, r.stdout) == (1, b"")
+    assert r.stderr.decode() == (f"fastwire decode: error: schema '{PROTO}': compiling a .fbe schema "
+                                 f"needs the compiler (pip install fastwire-fbe); or give its IR "
+                                 f"JSON (fastwire compile SCHEMA --emit ir-json)\n")
+    # and the runtime, imported, brings no compiler with it
+    r = _python(["-c", "import sys, fastwire_runtime.tools, fastwire_runtime.dynamic; "
+                       "print(sorted(m for m in sys.modules if m.split('.')[0] == 'fastwire'))"],
+                ["compiler", "python"])
+    assert r.stdout == b"[]\n", r.stderr
+
+
+def test_a_compiler_of_another_ir_version_is_one_line(monkeypatch):
+    """The runtime's tools and the compiler are installed apart: a compiler writing an IR
+    version this runtime does not read is a schema error, not a traceback."""
+    monkeypatch.syspath_prepend(os.path.join(REPO, "compiler"))
+    import fastwire.ir_json
+    from fastwire_runtime import dynamic, tools
+    real = fastwire.ir_json.to_dict
+    monkeypatch.setattr(fastwire.ir_json, "to_dict", lambda schema: dict(real(schema), version=99))
+    with pytest.raises(tools.ToolError) as err:
+        tools.load_schema(os.path.join(REPO, PROTO))
+    with pytest.raises(dynamic.SchemaError) as direct:  # what the runtime says of version 99
+        dynamic.Schema('{"format": "fastwire-ir", "version": 99}')
+    assert str(direct.value).startswith("IR version 99 (this runtime reads ")
+    assert str(err.value) == f"schema '{os.path.join(REPO, PROTO)}': {direct.value}"

@@ -1,0 +1,385 @@
+"""The final format: MarshalFinal, UnmarshalFinal, Verify<T>Final and the FwPutF, FwGetF and
+FwVerifyF<T> they call, from plan.final (the fewest bytes of the fields after each bound where
+it may end). The handlers in the tables take (g, w, value, end) or (g, w, end)."""
+
+from __future__ import annotations
+
+import re
+from typing import List
+
+from ... import lower, plan
+from ...layouts import DECIMAL, UUID
+from .names import Scope, exported
+from .types import (
+    APPEND,
+    BYTE_SCALARS,
+    CHECKED,
+    W,
+    allocated,
+    compare_fn,
+    deref,
+    entries,
+    gotype,
+    insert,
+    limited,
+    load,
+    orelse,
+    pair_map,
+    sorted_set,
+    table,
+    vkey,
+)
+
+MARSHAL = """
+// MarshalFinal appends s to buf as a final-format root model.
+func (s *$N$) MarshalFinal(buf []byte) []byte {
+    start := len(buf)
+    buf = fw.AppendU32(fw.AppendU32(buf, 0), $T$)
+    buf = s.FwPutF(buf)
+    fw.PutU32(buf, start, uint32(len(buf)-start))
+    return buf
+}
+
+"""
+ROOT = """
+full, err := fw.FRoot(data, lim, $T$, $M$)
+if err != nil {
+    return err
+}"""
+# The fast walk (fwFastF<Name>) straight from Verify<T>FinalLimits; when it fails, the full
+# walk runs and says why.
+ROOT_FAST = """
+if lim.MaxDepth >= $D$ {
+    if p := fwFastF$N$(data[:full], 8, full); p >= 0 {
+        if p != full {
+            return fw.ErrBadSize
+        }
+        return nil
+    }
+}"""
+FAST_FN = """
+// fwFastF$N$ is FwVerifyF$N$ for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows $D$ levels.
+func fwFastF$N$(d []byte, p, end int) int {"""
+WALKS = ("""
+// FwGetF reads s's fields at p, within [p, end); returns the position after them or -1.
+func (s *$N$) FwGetF(r *fw.FReader, p, end int) int {""", """
+// FwVerifyF$N$ verifies $N$'s fields at p, within [p, end) (generated code).
+func FwVerifyF$N$(r *fw.FReader, p, end int) int {""")
+ENTER = """
+if !r.Enter() {
+    return -1
+}
+d := r.Data
+_ = d"""
+FAIL = "return -1"
+NOT_IN_RUNS = ("decimal", "uuid")  # read by a call or a copy, not a load
+
+
+def rooms(fields: List[plan.PlanField], end: str = "end") -> List[str]:
+    """Where each field must end: room left for the fewest bytes of the fields after it."""
+    after = [0] * len(fields)  # a suffix sum: the sum anew per field was quadratic
+    total = 0
+    for i in range(len(fields) - 1, -1, -1):
+        after[i] = total
+        total += fields[i].wire.final_min
+    return [f"{end}-{a}" if a else end for a in after]
+
+
+def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
+    p, t, fast = g.p, layout.type_number, ffast_struct(g, layout)
+    fields = [f for step in layout.plan.final.steps for f in step.fields]
+    p.print(MARSHAL, N=name, T=t)
+    limited(p, "// UnmarshalFinal reads a final-format root model into s, reusing its memory.",
+            "UnmarshalFinal", name)
+    p.print(ROOT + "\nvar r fw.FReader\nr.Start(data, full, lim)\nreturn r.Finish(s.FwGetF(&r, 8, full), full)",
+            T=t, M=layout.final_min)
+    p.outdent()
+    p.print("}\n\n")
+    limited(p, f"// Verify{name}Final checks a final-format root model of {name}.", f"Verify{name}Final")
+    p.print(ROOT + (ROOT_FAST if fast else ""), T=t, M=layout.final_min, N=name, D=layout.depth)
+    p.print(f"var r fw.FReader\nr.Start(data, full, lim)\nreturn r.Finish(FwVerifyF{name}(&r, 8, full), full)")
+    p.outdent()
+    p.print("}\n")
+    p.print()
+    if fast:
+        p.print(FAST_FN, N=name, D=layout.depth)
+        p.indent()
+        g.ffast = True
+        for f, room in zip(fields, rooms(fields)):
+            fcheck(g, f.wire, room)
+        g.ffast = False
+        p.print("return p")
+        p.outdent()
+        p.print("}\n")
+        p.print()
+    p.print("// FwPutF appends s's fields in the final format (generated code).")
+    with p.block(f"func (s *{name}) FwPutF(b []byte) []byte {{", "}"):
+        for f in fields:
+            fput(g, f.wire, f"s.{exported(f.name)}")
+        p.print("return b")
+    p.print()
+    for template in WALKS:
+        p.print(template, N=name)
+        p.indent()
+        p.print(ENTER)
+        run: List[plan.PlanField] = []  # consecutive fixed values: one bounds check for all
+        for f, room in zip(fields, rooms(fields)):
+            if template is WALKS[1]:
+                fcheck(g, f.wire, room)
+            elif f.wire.is_value and f.helper not in NOT_IN_RUNS:
+                run.append(f)
+            else:
+                flush_run(g, run)
+                fget(g, f.wire, f"s.{exported(f.name)}", room)
+        flush_run(g, run)
+        p.print("r.Leave()\nreturn p")
+        p.outdent()
+        p.print("}\n")
+        p.print()
+
+
+def flush_run(g: Scope, run: List[plan.PlanField]) -> None:
+    """Reads the fixed fields of `run` through one slice (one bounds check)."""
+    if run:
+        size, at, q = sum(f.wire.final_size or 0 for f in run), 0, g.var("q")
+        g.p.print(f"{q} := d[p : p+{size} : p+{size}]")
+        for f in run:
+            g.p.print(f"s.{exported(f.name)} = {load(g, f.wire, q, str(at))}")
+            at += f.wire.final_size or 0
+        g.p.print(f"p += {size}")
+        run.clear()
+
+
+def elements(g: Scope, head: str, total: str, e: W, end: str, each) -> None:
+    """A loop (head) over values of e: each(end) prints one, which must end by `end` (room
+    left for the fewest bytes of the values after it when their size varies)."""
+    rest = "" if e.fixed else g.var("rest")
+    if rest:
+        g.p.print(f"{rest} := {total}")
+    with g.p.block(head, "}"):
+        if rest:
+            g.p.print(f"{rest} -= {e.final_min}")
+        each(f"{end}-{rest}" if rest else end)
+
+
+def failing(g: Scope, cond: str, fail: str = FAIL, then: str = "") -> None:
+    """if cond { fail }, then `then`."""
+    g.p.print(f"if {cond} {{\n    {fail}\n}}" + (then and "\n" + then))
+
+
+def ffail(g: Scope, err: str) -> str:
+    """The statement failing the final walk with err (the fast walk: just -1)."""
+    return FAIL if g.ffast else f"return r.Fail({err})"
+
+
+def fcount(g: Scope, n: str, ok: str, end: str, size: int) -> None:
+    """r.Count at p: n values of at least size bytes (spelled out in the fast walk, which only
+    has values of nonzero size; multiplied rather than divided, which can only fail more: when
+    fewer than 4 bytes are left, even for count 0)."""
+    if g.ffast:
+        g.p.print(f"{n} := int(fw.U32(d, p))")
+        failing(g, f"{n}*{size} > {end}-p-4")
+    else:
+        g.p.print(f"{n}, {ok} := r.Count(p, {end}, {size})")
+        failing(g, f"!{ok}")
+
+
+# ---- put ---------------------------------------------------------------------------------
+
+def fput(g: Scope, w: W, v: str) -> None:
+    FPUT[w.helper](g, w, v)
+
+
+def _put_optional(g, w, v):
+    with g.p.block(f"if {v} == nil {{", "}"):
+        g.p.print("b = append(b, 0)")
+        orelse(g.p)
+        g.p.print("b = append(b, 1)")
+        fput(g, w.element, deref(w.element, v))
+
+
+def _put_array(g, w, v):
+    i = g.var("i")
+    with g.p.block(f"for {i} := range {v} {{", "}"):
+        fput(g, w.element, f"{v}[{i}]")
+
+
+def _put_sequence(g, w, v):
+    src = sorted_set(g, w, v)
+    g.p.print(f"b = fw.AppendU32(b, uint32(len({src})))")
+    if w.element.helper in BYTE_SCALARS:
+        return g.p.print(f"b = append(b, {src}...)")
+    _put_array(g, w, src)
+
+
+def _put_map(g, w, v):
+    g.p.print(f"b = fw.AppendU32(b, uint32(len({v})))")
+    with entries(g, w, v) as (key, val, _):
+        fput(g, w.key, key)
+        fput(g, w.element, val)
+
+
+FPUT = table(lambda g, w, v: g.p.print("b = " + APPEND[vkey(w)].format(v=v)),
+             string=lambda g, w, v: g.p.print(f"b = fw.AppendString(b, {v})"),
+             bytes=lambda g, w, v: g.p.print(f"b = fw.AppendBytes(b, {v})"),
+             struct=lambda g, w, v: g.p.print(f"b = {v}.FwPutF(b)"),
+             optional=_put_optional, array=_put_array, sequence=_put_sequence, map=_put_map)
+
+
+# ---- get and verify ----------------------------------------------------------------------
+
+def fget(g: Scope, w: W, dst: str, end: str) -> None:
+    FGET[w.helper](g, w, dst, end)
+
+
+def _optional(g, w, dst, end):
+    """Read (dst given) or verified."""
+    e = w.element
+    with g.p.block("if d[p] == 0 {", "}"):
+        g.p.print(f"{dst} = nil\np++" if dst else "p++")
+        orelse(g.p)
+        g.p.print("p++")
+        if e.final_min:
+            failing(g, f"{e.final_min} > {end}-p", ffail(g, "fw.ErrTruncated"))
+        if not dst:
+            return fcheck(g, e, end)
+        fget(g, e, allocated(g, e, dst), end)
+
+
+def _get_array(g, w, dst, end):
+    e, i = w.element, g.var("i")
+    elements(g, f"for {i} := range {dst} {{", str(w.length * e.final_min), e, end,
+             lambda room: fget(g, e, f"{dst}[{i}]", room))
+
+
+def _get_sequence(g, w, dst, end):
+    e, n, ok, i = w.element, g.var("n"), g.var("ok"), g.var("i")
+    fcount(g, n, ok, end, e.final_min)
+    g.p.print("p += 4")
+    if e.helper in BYTE_SCALARS:
+        return g.p.print(f"{dst} = append({dst}[:0], d[p:p+{n}]...)\np += {n}")
+    g.p.print(f"{dst} = fw.Resize({dst}, {n})")
+    elements(g, f"for {i} := range {dst} {{", f"{n} * {e.final_min}", e, end,
+             lambda room: fget(g, e, f"{dst}[{i}]", room))
+    if w.collection == "set":
+        g.p.print(f"{dst} = fw.SortSet({dst}, {compare_fn(g, e)})")
+
+
+def _map(g, w, dst, end):
+    """Read (dst given) or verified."""
+    pair = w.key.final_min + w.element.final_min
+    n, ok, i, rest = g.var("n"), g.var("ok"), g.var("i"), g.var("rest")
+    key, val = (g.var("k"), g.var("v")) if dst else ("", "")
+    fcount(g, n, ok, end, pair)
+    g.p.print("p += 4")
+    if not dst and ftrivial(w.key) and ftrivial(w.element):
+        return g.p.print(f"p += {n} * {pair}")
+    if dst:
+        g.p.print(f"{dst} = {dst}[:0]" if pair_map(w) else f"{dst} = fw.ClearMap({dst}, {n})")
+    g.p.print(f"{rest} := {n} * {pair}")
+    with g.p.block(f"for {i} := 0; {i} < {n}; {i}++ {{", "}"):
+        g.p.print(f"{rest} -= {pair}")
+        if not dst:
+            fcheck(g, w.key, f"{end}-{rest}-{w.element.final_min}")
+            return fcheck(g, w.element, f"{end}-{rest}")
+        g.p.print(f"var {key} {gotype(g, w.key)}\nvar {val} {gotype(g, w.element)}")
+        fget(g, w.key, key, f"{end}-{rest}-{w.element.final_min}")
+        fget(g, w.element, val, f"{end}-{rest}")
+        insert(g, w, dst, key, val)
+    if pair_map(w):
+        g.p.print(f"{dst} = fw.SortPairs({dst}, {compare_fn(g, w.key)})")
+
+
+FGET = table(lambda g, w, dst, end: g.p.print(f"{dst} = {load(g, w, 'd', 'p')}\np += {w.final_size}"),
+             decimal=lambda g, w, dst, end: failing(g, f"!r.Decimal(p, &{dst})", then=f"p += {DECIMAL.size}"),
+             uuid=lambda g, w, dst, end: g.p.print(f"copy({dst}[:], d[p:p+{UUID.size}])\np += {UUID.size}"),
+             string=lambda g, w, dst, end: failing(g, f"p = r.String(p, {end}, &{dst}); p < 0"),
+             bytes=lambda g, w, dst, end: failing(g, f"p = r.Bytes(p, {end}, &{dst}); p < 0"),
+             struct=lambda g, w, dst, end: failing(g, f"p = {dst}.FwGetF(r, p, {end}); p < 0"),
+             optional=_optional, array=_get_array, sequence=_get_sequence, map=_map)
+
+
+def ftrivial(w: W) -> bool:
+    """A value verify can step over: fixed size, nothing to check."""
+    if w.element is not None and w.collection == "array":
+        return ftrivial(w.element)
+    return w.is_value and w.helper not in CHECKED
+
+
+# The fast path of final verify: a root struct whose checks need no call and no zero-size
+# allowance (values, strings, bytes, leaf structs, optionals, arrays and collections of
+# these, of nonzero size) is first walked by fwFastF<Name>(d, p, end), the same checks
+# without the FReader: depth checked once by the caller against the schema's nesting, any
+# failure -1 with nothing recorded. The final walk stops at the first failure, so the full
+# walk that then runs finds it and says why (a failing message is walked twice).
+def ffast_ok(g: Scope, w: W) -> bool:
+    if w.ref is not None and w.helper == "struct":
+        leaf = g.layout(w.ref)
+        return leaf.depth == 1 and all(ffast_ok(g, fl.wire) for fl in leaf.fields)
+    parts = [e for e in (w.key, w.element) if e is not None]
+    if w.collection not in (None, "array") and not sum(e.final_min for e in parts):
+        return False  # a count of zero-size values: bounded by the allowance only
+    return all(ffast_ok(g, e) for e in parts)
+
+
+def ffast_struct(g: Scope, layout: lower.StructLayout) -> bool:
+    return (layout.depth in (1, 2) and any(not ftrivial(fl.wire) for fl in layout.fields)
+            and all(ffast_ok(g, fl.wire) for fl in layout.fields))
+
+
+def fcheck(g: Scope, w: W, end: str) -> None:
+    if ftrivial(w):
+        g.p.print(f"p += {w.final_size}")
+    else:
+        FCHECK[w.helper](g, w, end)
+
+
+def _check_text(g, w, end):
+    """r.Text spelled out, without making the payload's slice."""
+    n = g.var("n")
+    g.p.print(f"{n} := int(fw.U32(d, p))")
+    failing(g, f"{n} > {end}-p-4", ffail(g, "fw.ErrTruncated"))
+    g.p.print(f"p += 4 + {n}")
+
+
+def _check_struct(g, w, end):
+    leaf, p = g.layout(w.ref), g.p
+    if leaf.depth != 1:
+        return failing(g, f"p = {g.qual(w.ref, 'FwVerifyF{name}')}(r, p, {end}); p < 0")
+    # A struct holding no struct (a leaf) in line: no call; it enters no deeper, so only the
+    # depth limit is checked.
+    with p.block("{", "}"):
+        at = len(p.lines)
+        p.print(f"end := {end.replace('-', ' - ')}")
+        if not g.ffast:
+            failing(g, "r.Depth == 0", "return r.Fail(fw.ErrTooDeep)")
+        fields = [fl for step in leaf.plan.final.steps for fl in step.fields]
+        for fl, room in zip(fields, rooms(fields)):
+            fcheck(g, fl.wire, room)
+        if not any(re.search(r"\bend\b", line) for line in p.lines[at + 1:]):
+            del p.lines[at]  # no check needs it
+
+
+def _check_counted(g, w, end):
+    """An array (length known) or a vector, list or set (a count first)."""
+    e, head = w.element, f"{w.length}"
+    if w.length is None:
+        n, ok, i = g.var("n"), g.var("ok"), g.var("i")
+        fcount(g, n, ok, end, e.final_min)
+        g.p.print("p += 4")
+        if ftrivial(e):
+            return g.p.print(f"p += {n} * {e.final_size}")
+        total, head = f"{n} * {e.final_min}", n
+    else:
+        i = g.var("i")
+        total = str(w.length * e.final_min)
+    elements(g, f"for {i} := 0; {i} < {head}; {i}++ {{", total, e, end, lambda room: fcheck(g, e, room))
+
+
+FCHECK = table(decimal=lambda g, w, end: failing(g, "!fw.DecimalValid(d, p)" if g.ffast else "!r.CheckDecimal(p)",
+                                                 then=f"p += {DECIMAL.size}"),
+               string=_check_text, bytes=_check_text, struct=_check_struct,
+               optional=lambda g, w, end: _optional(g, w, "", end), array=_check_counted,
+               sequence=_check_counted, map=lambda g, w, end: _map(g, w, "", end))

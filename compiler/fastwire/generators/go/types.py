@@ -1,0 +1,195 @@
+"""Go types of wire types, and the tables every part dispatches through: keyed by the runtime
+helper a wire type names (plan.HELPERS), or for a value's bytes by `vkey`, its wire scalar (an
+enum's or flags' base) or decimal, uuid, timestamp."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Callable, Dict, Iterator, Optional, Tuple
+
+from ... import lower, plan
+from ...layouts import SCALAR_WIDTHS
+from ..printer import Printer
+from .names import Scope
+
+W = lower.WireType
+PAIR_KEYS = ("struct", "bytes")  # keys a Go map cannot take: a sorted []fw.Pair
+CHECKED = ("decimal",)  # the values whose bytes are checked (a decimal's scale)
+BYTE_SCALARS = ("byte", "uint8", "char")  # a final-format vector of these is its bytes
+GO_SCALAR = {"bool": "bool", "byte": "byte", "char": "byte", "wchar": "rune", "float": "float32",
+             "double": "float64", **{s: s for s in SCALAR_WIDTHS if "int" in s}}
+INTEGERS = [s for s in SCALAR_WIDTHS if s not in ("bool", "float", "double")]
+BITS = {s: 8 * SCALAR_WIDTHS[s] for s in SCALAR_WIDTHS}
+# The range of a JSON integer of a scalar: (low, high).
+RANGE = {s: (-(1 << (BITS[s] - 1)), (1 << (BITS[s] - 1)) - 1) if s.startswith("int") else (0, (1 << BITS[s]) - 1)
+         for s in INTEGERS}
+RANGE["timestamp"] = (0, (1 << 64) - 1)
+
+
+GROUPS = {"sequence": ("vector", "list", "set"), "map": ("map", "hash")}
+
+
+def table(value: Optional[Callable] = None, **by_helper: Callable) -> Dict[str, Callable]:
+    """A dispatch table keyed by helper: `value` for every value helper, then the given ones
+    (`sequence` stands for vector, list and set; `map` for map and hash)."""
+    out = dict.fromkeys(plan.VALUE_HELPERS, value) if value else {}
+    for name, fn in by_helper.items():
+        out.update(dict.fromkeys(GROUPS.get(name, (name,)), fn))
+    return out
+
+
+def vkey(w: W) -> str:
+    return w.scalar or w.helper
+
+
+def _by_width(one: str, wide: str) -> Dict[str, str]:
+    return {s: one if BITS[s] == 8 else wide.replace("@", str(BITS[s])) for s in INTEGERS}
+
+
+# A value's bytes: stored at buf[at] (versioned), loaded (the expression, and the Go type that
+# needs no conversion), appended (final).
+STORE = {"bool": "{buf}[{at}] = fw.B2U({v})", "decimal": "fw.PutDecimal({buf}[{at}:], {v})",
+         "uuid": "copy({buf}[{at}:], {v}[:])", "timestamp": "fw.PutU64({buf}, {at}, uint64({v}))",
+         "float": "fw.PutF32({buf}, {at}, float32({v}))", "double": "fw.PutF64({buf}, {at}, float64({v}))",
+         **_by_width("{buf}[{at}] = byte({v})", "fw.PutU@({buf}, {at}, uint@({v}))")}
+LOAD: Dict[str, Tuple[str, Optional[str]]] = {
+    "bool": ("{buf}[{at}] != 0", "bool"), "uuid": ("fw.UUIDAt({buf}, {at})", "fw.UUID"),
+    "timestamp": ("fw.U64({buf}, {at})", None), "float": ("fw.F32({buf}, {at})", "float32"),
+    "double": ("fw.F64({buf}, {at})", "float64"),
+    **{s: (e, None) for s, e in _by_width("{buf}[{at}]", "fw.U@({buf}, {at})").items()}}
+APPEND = {"bool": "fw.AppendBool(b, {v})", "decimal": "fw.AppendDecimal(b, {v})", "uuid": "append(b, {v}[:]...)",
+          "timestamp": "fw.AppendU64(b, uint64({v}))", "float": "fw.AppendF32(b, float32({v}))",
+          "double": "fw.AppendF64(b, float64({v}))", **_by_width("append(b, byte({v}))", "fw.AppendU@(b, uint@({v}))")}
+COMPARE = {"decimal": "fw.CompareDecimal", "uuid": "fw.CompareUUID", "bytes": "bytes.Compare",
+           "bool": "fw.CompareBool", "float": "fw.CompareFloat", "double": "fw.CompareFloat"}
+
+
+def convert(t: str, expr: str, native: Optional[str]) -> str:
+    return expr if t == native else f"{t}({expr})"
+
+
+def load(g: Scope, w: W, buf: str, at: str) -> str:
+    """A fixed value's load (not a decimal's, which is checked)."""
+    expr, native = LOAD[vkey(w)]
+    return convert(gotype(g, w), expr.format(buf=buf, at=at), native)
+
+
+def store(w: W, v: str, buf: str, at: str) -> str:
+    return STORE[vkey(w)].format(buf=buf, at=at, v=v)
+
+
+TYPES = table(
+    string=lambda g, w: "string", bytes=lambda g, w: "[]byte", decimal=lambda g, w: "fw.Decimal",
+    uuid=lambda g, w: "fw.UUID", timestamp=lambda g, w: "fw.Timestamp", enum=lambda g, w: g.qual(w.ref),
+    flags=lambda g, w: g.qual(w.ref), struct=lambda g, w: g.qual(w.ref),
+    optional=lambda g, w: "*" + gotype(g, w.element), array=lambda g, w: f"[{w.length}]{gotype(g, w.element)}",
+    sequence=lambda g, w: "[]" + gotype(g, w.element),
+    map=lambda g, w: (f"[]fw.Pair[{gotype(g, w.key)}, {gotype(g, w.element)}]" if pair_map(w)
+                      else f"map[{gotype(g, w.key)}]{gotype(g, w.element)}"),
+    **{s: (lambda g, w: GO_SCALAR[w.helper]) for s in GO_SCALAR})
+
+
+def gotype(g: Scope, w: W) -> str:
+    return TYPES[w.helper](g, w)
+
+
+def pair_map(w: W) -> bool:
+    return w.key is not None and w.key.helper in PAIR_KEYS
+
+
+def deref(w: W, v: str) -> str:
+    """An optional's value: a struct's methods take the pointer itself."""
+    return v if w.helper == "struct" else f"(*{v})"
+
+
+def compare_fn(g: Scope, w: W) -> str:
+    """A func(a, b T) int ordering values of a set element or map key type."""
+    if w.ref is not None and w.helper == "struct":
+        return g.qual(w.ref, "FwCompare{name}")
+    if w.helper in COMPARE:
+        return COMPARE[w.helper]
+    g.imports_used.add("cmp")
+    return f"cmp.Compare[{gotype(g, w)}]"
+
+
+def checked(w: W) -> bool:
+    """Reading a value of w may fail: not a value, or a value whose bytes are checked."""
+    return not w.is_value or w.helper in CHECKED
+
+
+def sorted_set(g: Scope, w: W, v: str) -> str:
+    """A set's values in wire order (ascending): their name."""
+    if w.collection != "set" or w.element is None:
+        return v
+    src = g.var("set")
+    g.p.print(f"{src} := fw.SortedSet({v}, {compare_fn(g, w.element)})")
+    return src
+
+
+@contextmanager
+def entries(g: Scope, w: W, v: str, i: str = "", before: Callable[[], None] = lambda: None
+            ) -> Iterator[Tuple[str, str, str]]:
+    """A loop over map v's entries in wire order (a map's sorted, a hash's as they come),
+    `before` printing what goes before it: gives the names of the key, the value and (over a
+    []fw.Pair) the index."""
+    assert w.key is not None
+    p, cmp = g.p, compare_fn(g, w.key)
+    if pair_map(w):
+        src = v
+        if w.collection == "map":
+            src = g.var("m")
+            p.print(f"{src} := fw.SortedPairs({v}, {cmp})")
+        i = i or g.var("i")
+        before()
+        with p.block(f"for {i} := range {src} {{", "}"):
+            yield f"{src}[{i}].Key", f"{src}[{i}].Value", i
+        return
+    key, val = g.var("k"), g.var("v")
+    before()
+    if w.collection != "map":
+        with p.block(f"for {key}, {val} := range {v} {{", "}"):
+            yield key, val, ""
+        return
+    with p.block(f"for _, {key} := range fw.SortedKeys({v}, {cmp}) {{", "}"):
+        p.print(f"{val} := {v}[{key}]")
+        yield key, val, ""
+
+
+def insert(g: Scope, w: W, dst: str, key: str, val: str) -> None:
+    """Adds an entry read to map dst (to a []fw.Pair; to a Go map, the first of its key)."""
+    assert w.key is not None and w.element is not None
+    if pair_map(w):
+        g.p.print(f"{dst} = append({dst}, fw.Pair[{gotype(g, w.key)}, {gotype(g, w.element)}]"
+                  f"{{Key: {key}, Value: {val}}})")
+    else:
+        g.p.print(f"if _, dup := {dst}[{key}]; !dup {{\n    {dst}[{key}] = {val}\n}}")
+
+
+def orelse(p: Printer, line: str = "} else {") -> None:
+    """Ends the branch being printed and opens the next (of the same p.block)."""
+    p.outdent()
+    p.print(line)
+    p.indent()
+
+
+LIMITED = """
+$doc$
+func $recv$$F$(data []byte) error {
+    return $obj$$F$Limits(data, &fw.DefaultLimits)
+}
+
+// $F$Limits is $F$ under other limits.
+func $recv$$F$Limits(data []byte, lim *fw.Limits) error {"""
+
+
+def limited(p: Printer, doc: str, fn: str, method: str = "") -> None:
+    """Prints fn(data) (a method of *method when given) calling fn<Limits> under the default
+    limits, and opens fn<Limits>."""
+    p.print(LIMITED, doc=doc, F=fn, recv=f"(s *{method}) " if method else "", obj="s." if method else "")
+    p.indent()
+
+
+def allocated(g: Scope, e: W, dst: str) -> str:
+    """Gives optional dst a value to read into, when it has none: the value."""
+    g.p.print(f"if {dst} == nil {{\n    {dst} = new({gotype(g, e)})\n}}")
+    return deref(e, dst)

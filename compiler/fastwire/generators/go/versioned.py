@@ -1,0 +1,561 @@
+"""The versioned format: MarshalFBE, UnmarshalFBE, Verify<T> and the FwPutV, FwGetV and
+FwVerifyV<T> they call, from plan.versioned. Where the Go compiler would not inline a runtime
+call (w.Alloc, r.Enter, r.Text, r.Block, r.Optional), its usual case is spelled out and the
+call kept for the rest. The handlers in the tables take (g, w, value, slot, base)."""
+
+from __future__ import annotations
+
+import re
+
+from ... import lower
+from ...layouts import DECIMAL, OPTIONAL
+from .names import Scope, exported
+from .types import (
+    CHECKED,
+    W,
+    allocated,
+    checked,
+    compare_fn,
+    entries,
+    gotype,
+    insert,
+    limited,
+    load,
+    orelse,
+    pair_map,
+    sorted_set,
+    store,
+    table,
+)
+
+MARSHAL = """
+// MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
+func (s *$N$) MarshalFBE(buf []byte) []byte {
+    w := fw.Writer{Buf: buf}
+    start := w.Alloc(8)
+    s.FwPutV(&w, start+4, start)
+    fw.PutU32(w.Buf, start, uint32(len(w.Buf)-start))
+    return w.Buf
+}
+
+"""
+ROOT = "full, err := fw.Root(data, lim)\nif err != nil {\n    return err\n}"
+# The fast walk straight from Verify<T>Limits (no VReader to set up); the depth limit as
+# VReader.Start would take it (MaxDepth clamped to 0..MaxDepthCap).
+ROOT_FAST = """
+if lim.MaxDepth >= $D$ {
+    if left, ok := fwFastV$N$(data[:full], 4, 0, int64(full)-8); ok {
+        if left < 0 {
+            return fw.ErrOverBudget
+        }
+        return nil
+    }
+}"""
+FAST_FN = """
+// FwVerifyV$N$ verifies the $N$ body the slot leads to (generated code): the
+// usual message by fwFastV$N$, anything else by fwVerifyV$N$Full.
+func FwVerifyV$N$(r *fw.VReader, slot, base int) {
+    if r.Depth >= $D$ {
+        if left, ok := fwFastV$N$(r.Data, slot, base, r.Left); ok {
+            r.Left = left
+            return
+        }
+    }
+    fwVerifyV$N$Full(r, slot, base)
+}
+
+// fwFastV$N$ walks the $N$ body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows $D$ more levels.
+func fwFastV$N$(d []byte, slot, base int, left int64) (int64, bool) {
+    size := len(d)
+    pos := base + int(fw.U32(d, slot))
+    if pos < slot+4 || pos > size-$B$ {
+        return 0, false
+    }"""
+# A body's header at pos, read when it is inside d (r.Enter's usual case).
+HEAD = """\
+pos := base + int(fw.U32(d, slot))
+stored, typ := 0, uint32(0)
+if pos >= slot+4 && pos <= size-8 {
+    h := d[pos : pos+8 : pos+8]
+    stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+}
+if stored >= 8 && stored <= size-pos && typ == $T$ && r.Depth > 0 {"""
+ENTER = HEAD + """
+    r.Depth--
+    r.Left -= int64(stored)
+} else {
+    r.Enter(slot, base, $T$) // records why
+    return
+}"""
+GIVE_UP = "return 0, false"
+BREAK = "if !r.OK() {\n    break\n}"
+
+
+def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
+    p, fast, t = g.p, vfast_struct(g, layout), layout.type_number
+    fields = [f for step in layout.plan.versioned.steps for f in step.fields]
+    p.print(MARSHAL, N=name)
+    limited(p, "// UnmarshalFBE reads a versioned root model into s, reusing its memory; malformed data\n"
+            "// is an error (then s is valid but unspecified).", "UnmarshalFBE", name)
+    p.print(ROOT + "\nvar r fw.VReader\nr.Start(data, full, lim)\ns.FwGetV(&r, 4, 0)\nreturn r.Result()")
+    p.outdent()
+    p.print("}\n\n")
+    limited(p, f"// Verify{name} checks a versioned root model of {name} without reading it.", f"Verify{name}")
+    verify = f"fwVerifyV{name}Full" if fast else f"FwVerifyV{name}"
+    p.print(ROOT + (ROOT_FAST if fast else ""), N=name, D=layout.depth)
+    p.print(f"var r fw.VReader\nr.Start(data, full, lim)\n{verify}(&r, 4, 0)\nreturn r.Result()")
+    p.outdent()
+    p.print("}\n\n// FwPutV writes s's body and heap blocks and its offset into the slot (generated code).\n"
+            f"func (s *{name}) FwPutV(w *fw.Writer, slot, base int) {{")
+    p.indent()
+    vput_body(g, layout)
+    p.outdent()
+    p.print("}\n\n// FwGetV reads s from the body the slot leads to (generated code).")
+    with p.block(f"func (s *{name}) FwGetV(r *fw.VReader, slot, base int) {{", "}"):
+        p.print("d := r.Data\nsize := len(d)\n" + ENTER, T=t)
+        if not fields:
+            p.print("_, _ = pos, stored")
+        else:
+            body = layout.body_size
+            with p.block(f"if stored >= {body} {{", "}"):
+                plain = [f for f in fields if not checked(f.wire)]
+                if plain:
+                    p.print(f"body := d[pos : pos+{body} : pos+{body}]")
+                for f in plain:
+                    p.print(f"s.{exported(f.name)} = {load(g, f.wire, 'body', str(f.at))}")
+                for f in fields:
+                    if checked(f.wire):
+                        vget(g, f.wire, f"s.{exported(f.name)}", f"pos+{f.at}", "pos")
+                orelse(p)
+                p.print(f"d := New{name}()")
+                for f in fields:
+                    n = exported(f.name)
+                    with p.block(f"if {(f.at or 0) + f.wire.slot} <= stored {{", "} else {"):
+                        vget(g, f.wire, f"s.{n}", f"pos+{f.at}", "pos")
+                    p.print(f"\ts.{n} = d.{n}\n}}")
+        p.print("r.Leave()")
+    p.print()
+    if fast:
+        p.print(FAST_FN, N=name, D=layout.depth, B=layout.body_size)
+        p.indent()
+        g.vconst = [0]
+        vfast_body(g, layout, "pos")
+        vcharge(g)
+        p.print("return left, true")
+        p.outdent()
+        p.print(f"}}\n\n// {verify} is FwVerifyV{name} for every input: it records why a message fails.")
+    else:
+        p.print(f"// {verify} verifies the {name} body the slot leads to (generated code).")
+    with p.block(f"func {verify}(r *fw.VReader, slot, base int) {{", "}"):
+        p.print("d := r.Data\nsize := len(d)\n" + ENTER, T=t)
+        # The budget is kept in a local (left) while checking, written back around each
+        # call: a chain of updates through memory would be the walk's critical path.
+        if any(vneeds_check(fl.wire) for fl in layout.fields):
+            p.print("left := r.Left")
+            emit_vchecks(g, layout)
+            p.print("r.Left = left")
+        else:
+            p.print("_, _ = pos, stored")
+        p.print("r.Leave()")
+    p.print()
+
+
+# ---- put ---------------------------------------------------------------------------------
+
+def vput_body(g: Scope, layout: lower.StructLayout) -> None:
+    """FwPutV's body: s (a pointer to the struct), w, slot and base in scope. The body is
+    reserved (its offset into the slot), its fixed slots written through one slice of it (no
+    bounds checks), then the heap blocks in field order: those of the strings and bytes before
+    the first other heap field come right after the body, allocated with it."""
+    p, body, steps = g.p, layout.body_size, layout.plan.versioned.steps
+    heap = [step.field for step in steps if step.op != "values"]
+    lead = 0
+    while lead < len(heap) and heap[lead].helper in ("string", "bytes"):
+        lead += 1
+    size = " + ".join([str(body)] + [f"4 + len(s.{exported(f.name)})" for f in heap[:lead]])
+    # Resliced in place: only the length is stored (no pointer, no write barrier).
+    p.print(f"n := {size}\npos := len(w.Buf)\nif pos+n > cap(w.Buf) {{\n    w.Grow(n)\n}}\n"
+            f"w.Buf = w.Buf[:pos+n]\nbuf := w.Buf\nfw.PutU32(buf, slot, uint32(pos-base))\n"
+            f"b := buf[pos : pos+{body} : pos+{body}]\nfw.PutU32(b, 0, {body})\n"
+            f"fw.PutU32(b, 4, {layout.type_number})")
+    for step in steps:
+        for f in step.fields if step.op == "values" else ():
+            p.print(store(f.wire, f"s.{exported(f.name)}", "b", str(f.at)))
+    if lead:
+        p.print(f"q := pos + {body}")
+    for i, f in enumerate(heap[:lead]):
+        v = f"s.{exported(f.name)}"
+        p.print(f"fw.PutU32(b, {f.at}, {str(body) if i == 0 else 'uint32(q-pos)'})\n"
+                f"fw.PutU32(buf, q, uint32(len({v})))\ncopy(buf[q+4:], {v})")
+        if i + 1 < lead:
+            p.print(f"q += 4 + len({v})")
+    for f in heap[lead:]:
+        vput(g, f.wire, f"s.{exported(f.name)}", f"pos+{f.at}", "pos")
+
+
+def emit_alloc(g: Scope, n: str) -> str:
+    """w.Alloc(n) spelled out: the position's name."""
+    b = g.var("blk")
+    g.p.print(f"{b} := len(w.Buf)\nif {b}+{n} > cap(w.Buf) {{\n    w.Grow({n.replace('+', ' + ')})\n}}\n"
+              f"w.Buf = w.Buf[:{b}+{n}]")
+    return b
+
+
+def emit_block(g: Scope, slot: str, base: str, count: str, elem: int) -> str:
+    """w.VBlock spelled out: the position of the first element slot."""
+    c = g.var("c")
+    g.p.print(f"{c} := {count}")
+    blk = emit_alloc(g, f"4+{c}*{elem}")
+    q = g.var("p")
+    g.p.print(f"fw.PutU32(w.Buf, {slot}, uint32({blk}-{base}))\nfw.PutU32(w.Buf, {blk}, uint32({c}))\n"
+              f"{q} := {blk} + 4")
+    return q
+
+
+def vput(g: Scope, w: W, v: str, slot: str, base: str) -> None:
+    VPUT[w.helper](g, w, v, slot, base)
+
+
+def _put_string(g, w, v, slot, base):
+    blk = emit_alloc(g, f"4+len({v})")
+    g.p.print(f"fw.PutU32(w.Buf, {slot}, uint32({blk}-{base}))\nfw.PutU32(w.Buf, {blk}, uint32(len({v})))\n"
+              f"copy(w.Buf[{blk}+4:], {v})")
+
+
+def _put_struct(g, w, v, slot, base):
+    leaf = g.layout(w.ref)
+    if leaf.depth != 1 or w.ref.rpartition(".")[0] != g.pkg.name:
+        return g.p.print(f"{v}.FwPutV(w, {slot}, {base})")
+    with g.p.block("{", "}"):  # a leaf struct in line (no call): its FwPutV body
+        g.p.print(f"s, slot, base := &{v}, {slot}, {base}" + ("" if leaf.fields else "\n_ = s"))
+        vput_body(g, leaf)
+
+
+def _put_optional(g, w, v, slot, base):
+    with g.p.block(f"if {v} == nil {{", "}"):
+        g.p.print(f"fw.VNull(w, {slot})")
+        orelse(g.p)
+        b = emit_alloc(g, str(w.element.slot))
+        g.p.print(f"w.Buf[{slot}] = 1\nfw.PutU32(w.Buf, {slot}+1, uint32({b}-{base}))")
+        vput(g, w.element, f"(*{v})", b, b)
+
+
+def _put_array(g, w, v, slot, base, src=None):
+    e, i = w.element, g.var("i")
+    with g.p.block(f"for {i} := range {src or v} {{", "}"):
+        vput(g, e, f"{src or v}[{i}]", f"{slot}+{i}*{e.slot}", base)
+
+
+def _put_sequence(g, w, v, slot, base):
+    src = sorted_set(g, w, v)
+    _put_array(g, w, v, emit_block(g, slot, base, f"len({src})", w.element.slot), base, src)
+
+
+def _put_map(g, w, v, slot, base):
+    ks, es = w.key.slot, w.element.slot
+    q = emit_block(g, slot, base, f"len({v})", ks + es)
+    with entries(g, w, v) as (key, val, _):
+        vput(g, w.key, key, q, base)
+        vput(g, w.element, val, f"{q}+{ks}", base)
+        g.p.print(f"{q} += {ks + es}")
+
+
+VPUT = table(lambda g, w, v, slot, base: g.p.print(store(w, v, "w.Buf", slot)), string=_put_string,
+             bytes=lambda g, w, v, slot, base: g.p.print(f"w.VBytes({slot}, {base}, {v})"),
+             struct=_put_struct, optional=_put_optional, array=_put_array, sequence=_put_sequence,
+             map=_put_map)
+
+
+# ---- get ---------------------------------------------------------------------------------
+
+def vget(g: Scope, w: W, dst: str, slot: str, base: str) -> None:
+    VGET[w.helper](g, w, dst, slot, base)
+
+
+def _get_optional(g, w, dst, slot, base):
+    e, q, st, ok = w.element, g.var("p"), g.var("set"), g.var("ok")
+    g.p.print(f"{q}, {st}, {ok} := r.Optional({slot}, {base}, {e.slot})\nif !{st} {{\n    {dst} = nil")
+    with g.p.block(f"}} else if {ok} {{", "}"):
+        vget(g, e, allocated(g, e, dst), q, q)
+
+
+def _get_array(g, w, dst, slot, base):
+    e, i = w.element, g.var("i")
+    with g.p.block(f"for {i} := range {dst} {{", "}"):
+        if not e.is_value:
+            g.p.print(BREAK)
+        vget(g, e, f"{dst}[{i}]", f"{slot}+{i}*{e.slot}", base)
+
+
+def _get_sequence(g, w, dst, slot, base):
+    e, q, n, ok, i = w.element, g.var("p"), g.var("n"), g.var("ok"), g.var("i")
+    g.p.print(f"{q}, {n}, {ok} := r.Block({slot}, {base}, {e.slot})")
+    with g.p.block(f"if {ok} {{", "}"):
+        g.p.print(f"{dst} = fw.Resize({dst}, {n})")
+        with g.p.block(f"for {i} := range {dst} {{", "}"):
+            vget(g, e, f"{dst}[{i}]", f"{q}+{i}*{e.slot}", base)
+            if checked(e):
+                g.p.print(BREAK)
+        if w.collection == "set":
+            g.p.print(f"{dst} = fw.SortSet({dst}, {compare_fn(g, e)})")
+
+
+def _get_map(g, w, dst, slot, base):
+    ks, es = w.key.slot, w.element.slot
+    q, n, ok, i, key, val = (g.var(stem) for stem in ("p", "n", "ok", "i", "k", "v"))
+    g.p.print(f"{q}, {n}, {ok} := r.Block({slot}, {base}, {ks + es})")
+    with g.p.block(f"if {ok} {{", "}"):
+        g.p.print(f"{dst} = {dst}[:0]" if pair_map(w) else f"{dst} = fw.ClearMap({dst}, {n})")
+        with g.p.block(f"for {i} := 0; {i} < {n}; {i}++ {{", "}"):
+            g.p.print(f"var {key} {gotype(g, w.key)}\nvar {val} {gotype(g, w.element)}")
+            vget(g, w.key, key, q, base)
+            vget(g, w.element, val, f"{q}+{ks}", base)
+            g.p.print(BREAK)
+            insert(g, w, dst, key, val)
+            g.p.print(f"{q} += {ks + es}")
+        if pair_map(w):
+            g.p.print(f"{dst} = fw.SortPairs({dst}, {compare_fn(g, w.key)})")
+
+
+VGET = table(lambda g, w, dst, slot, base: g.p.print(f"{dst} = {load(g, w, 'r.Data', slot)}"),
+             decimal=lambda g, w, dst, slot, base: g.p.print(f"{dst} = fw.VDecimal(r, {slot})"),
+             string=lambda g, w, dst, slot, base: g.p.print(f"r.String({slot}, {base}, &{dst})"),
+             bytes=lambda g, w, dst, slot, base: g.p.print(f"r.Bytes({slot}, {base}, &{dst})"),
+             struct=lambda g, w, dst, slot, base: g.p.print(f"{dst}.FwGetV(r, {slot}, {base})"),
+             optional=_get_optional, array=_get_array, sequence=_get_sequence, map=_get_map)
+
+
+# ---- verify ------------------------------------------------------------------------------
+
+def vneeds_check(w: W) -> bool:
+    if w.is_value:
+        return w.helper in CHECKED
+    return vneeds_check(w.element) if w.element and w.collection == "array" else True
+
+
+def sync(g: Scope, stmt: str) -> None:
+    """A runtime call from verify's checks, with the local budget written back."""
+    g.p.print(f"r.Left = left\n{stmt}\nleft = r.Left")
+
+
+def emit_vchecks(g: Scope, layout: lower.StructLayout) -> None:
+    """The checks of a versioned body at pos (stored bytes)."""
+    fields = [fl for fl in layout.fields if vneeds_check(fl.wire)]
+    if fields:
+        with g.p.block(f"if stored >= {layout.body_size} {{", "}"):
+            for fl in fields:
+                vcheck(g, fl.wire, f"pos+{fl.offset}", "pos")
+            orelse(g.p)
+            for fl in fields:
+                with g.p.block(f"if {fl.offset + fl.slot} <= stored {{", "}"):
+                    vcheck(g, fl.wire, f"pos+{fl.offset}", "pos")
+
+
+def vcheck(g: Scope, w: W, slot: str, base: str) -> None:
+    VCHECK[w.helper](g, w, slot, base)
+
+
+def _check_text(g, w, slot, base):
+    """r.Text's usual case spelled out."""
+    p, blk, n = g.p, g.var("blk"), g.var("n")
+    p.print(f"{blk} := {base} + int(fw.U32(d, {slot}))")
+    with p.block(f"if {blk} >= {slot}+4 && {blk} <= size-4 {{", "}"):
+        with p.block(f"if {n} := int(fw.U32(d, {blk})); {n} <= size-{blk}-4 {{", "}"):
+            p.print(f"left -= int64(4 + {n})")
+            orelse(p)
+            sync(g, f"r.Text({slot}, {base})")
+        orelse(p)
+        sync(g, f"r.Text({slot}, {base})")
+
+
+def _check_struct(g, w, slot, base):
+    leaf, p = g.layout(w.ref), g.p
+    if leaf.depth != 1:
+        return sync(g, f"{g.qual(w.ref, 'FwVerifyV{name}')}(r, {slot}, {base})")
+    # A struct holding no struct (a leaf) in line: no call; it enters no deeper, so only the
+    # depth limit is checked.
+    with p.block("{", "}"):
+        p.print(f"slot, base := {slot}, {base}\n" + HEAD, T=leaf.type_number)
+        p.indent()
+        p.print("left -= int64(stored)")
+        emit_vchecks(g, leaf)
+        orelse(p)
+        sync(g, f"r.Enter(slot, base, {leaf.type_number}) // records why")
+        p.outdent()
+        p.print("}")
+
+
+def _check_optional(g, w, slot, base):
+    """r.Optional's usual case spelled out."""
+    p, q, size = g.p, g.var("p"), w.element.slot
+    with p.block(f"if d[{slot}] != 0 {{", "}"):
+        p.print(f"{q} := {base} + int(fw.U32(d, {slot}+{OPTIONAL.offset_at}))")
+        with p.block(f"if {q} >= {slot}+{OPTIONAL.slot} && {q} <= size-{size} {{", "}"):
+            p.print(f"left -= {size}")
+            if vneeds_check(w.element):
+                vcheck(g, w.element, q, q)
+            orelse(p)
+            sync(g, f"r.Optional({slot}, {base}, {size}) // records why")
+
+
+def _check_array(g, w, slot, base):
+    i = g.var("i")
+    with g.p.block(f"for {i} := 0; {i} < {w.length} && left >= 0; {i}++ {{", "}"):
+        vcheck(g, w.element, f"{slot}+{i}*{w.element.slot}", base)
+
+
+def _check_collection(g, w, slot, base):
+    """A vector, list or set (elements), or a map or hash (key, value pairs): r.Block's usual
+    case spelled out when they need checks."""
+    parts = [e for e in (w.key, w.element) if e is not None]
+    size = sum(e.slot for e in parts)
+    if not any(vneeds_check(e) for e in parts):
+        return sync(g, f"r.Block({slot}, {base}, {size})")
+    p = g.p
+    q, n, ok, blk = g.var("p"), g.var("n"), g.var("ok"), g.var("blk")
+    p.print(f"{q}, {n}, {ok} := 0, 0, false\n{blk} := {base} + int(fw.U32(d, {slot}))")
+    with p.block(f"if {blk} >= {slot}+4 && {blk} <= size-4 && int(fw.U32(d, {blk}))*{size} <= size-{blk}-4 {{",
+                 "}"):
+        p.print(f"{n} = int(fw.U32(d, {blk}))\n{q} = {blk} + 4\nleft -= int64(4 + {n}*{size})\n{ok} = left >= 0")
+        orelse(p)
+        sync(g, f"{q}, {n}, {ok} = r.Block({slot}, {base}, {size})")
+    i = g.var("i")
+    with p.block(f"if {ok} {{", "}"), p.block(f"for {i} := 0; {i} < {n} && left >= 0; {i}++ {{", "}"):
+        at = f"{q}+{i}*{size}"
+        if w.key is None:
+            return vcheck(g, w.element, at, base)
+        vcheck(g, w.key, at, base)
+        if vneeds_check(w.element):
+            if vneeds_check(w.key):
+                with p.block("if left >= 0 {", "}"):
+                    vcheck(g, w.element, f"{at}+{w.key.slot}", base)
+            else:
+                vcheck(g, w.element, f"{at}+{w.key.slot}", base)
+
+
+VCHECK = table(lambda g, w, slot, base: None,
+               decimal=lambda g, w, slot, base: sync(g, f"fw.VCheckDecimal(r, {slot})"),
+               string=_check_text, bytes=_check_text, struct=_check_struct, optional=_check_optional,
+               array=_check_array, sequence=_check_collection, map=_check_collection)
+
+
+# ---- the fast walk of verify ------------------------------------------------------------
+# A struct whose checks need no call (its fields are values, strings, bytes, leaf structs,
+# and optionals and collections of these) verifies the usual message in one straight walk,
+# fwFastV<Name>(d, slot, base, left): each check passes or returns false, having recorded
+# nothing (the budget is a parameter), and the caller runs the full walk
+# (fwVerifyV<Name>Full), which starts that struct over from the same state and records why
+# it fails. The fast walk accepts only what the full walk accepts and charges the same
+# blocks: it wants every body at least as large as this version's, offsets that are not 0
+# (empty strings and collections too), and the depth limit not reached anywhere in the
+# struct (layout.depth bounds its nesting). It looks at the budget once, at the end. Its
+# work is bounded by the bytes it charges (counts are checked against the bytes after
+# them), and a fast walk given up costs one redo of that struct at most.
+
+def vfast_ok(g: Scope, w: W) -> bool:
+    if w.ref is not None and w.helper == "struct":
+        leaf = g.layout(w.ref)
+        return leaf.depth == 1 and all(vfast_ok(g, fl.wire) for fl in leaf.fields)
+    return all(vfast_ok(g, e) for e in (w.key, w.element) if e is not None)
+
+
+def vfast_struct(g: Scope, layout: lower.StructLayout) -> bool:
+    return (layout.depth in (1, 2) and any(vneeds_check(fl.wire) for fl in layout.fields)
+            and all(vfast_ok(g, fl.wire) for fl in layout.fields))
+
+
+def vcharge(g: Scope) -> None:
+    """Charges of a known size (the length or count words, optional blocks) are summed and
+    taken once, after the checks of a straight run (a walk body, one loop pass)."""
+    c = g.vconst.pop()
+    if c:
+        g.p.print(f"left -= {c}")
+
+
+def plus(expr: str, n: int) -> str:
+    """expr + n, folding a trailing constant."""
+    m = re.fullmatch(r"(.*)\+(\d+)", expr)
+    return f"{m.group(1)}+{int(m.group(2)) + n}" if m else expr if n == 0 else f"{expr}+{n}"
+
+
+def vfast_body(g: Scope, layout: lower.StructLayout, pos: str) -> None:
+    """The body at pos (0 <= pos <= size-body checked): header, charge, fields."""
+    b, body, stored = layout.body_size, g.var("b"), g.var("stored")
+    g.p.print(f"{body} := d[{pos} : {pos}+{b} : {pos}+{b}]\n{stored} := int(fw.U32({body}, 0))\n"
+              f"if {stored} < {b} || {pos}+{stored} > size || fw.U32({body}, 4) != {layout.type_number} {{\n"
+              f"    {GIVE_UP}\n}}\nleft -= int64({stored})")
+    for fl in layout.fields:
+        vfast(g, fl.wire, body, str(fl.offset), pos, f"{pos}+{fl.offset}")
+
+
+def vfast_target(g: Scope, buf: str, idx: str, base: str, at: str, extent: int, stem: str) -> str:
+    """Loads the offset at buf[idx:] (relative to base; the slot is at `at` in d) and checks
+    that it leads past the slot's 4 bytes to extent bytes inside d: the target's name. (The
+    bounds are spelled on the target, so that the compiler knows 0 <= target <= size-extent
+    and drops the bounds checks of the loads there.)"""
+    t = g.var(stem)
+    g.p.print(f"{t} := {base} + int(fw.U32({buf}, {idx}))\n"
+              f"if {t} < {plus(at, 4)} || {t} > size-{extent} {{\n    {GIVE_UP}\n}}")
+    return t
+
+
+def vfast(g: Scope, w: W, buf: str, idx: str, base: str, at: str) -> None:
+    """The fast checks of the slot at buf[idx:] (at `at` in d), its offsets from base."""
+    VFAST[w.helper](g, w, buf, idx, base, at)
+
+
+def _fast_counted(g, w, buf, idx, base, at):
+    """[u32 length][bytes], or [u32 count][count slots of elements or key, value pairs]."""
+    parts = [e for e in (w.key, w.element) if e is not None]
+    size = sum(e.slot for e in parts)
+    p, q = g.p, vfast_target(g, buf, idx, base, at, 4, "q")
+    n = g.var("n")
+    p.print(f"{n} := int(fw.U32(d, {q}))" + (f" * {size}" if parts else "") +
+            f"\nif {q}+4+{n} > size {{\n    {GIVE_UP}\n}}\nleft -= int64({n})")
+    g.vconst[-1] += 4
+    if any(vneeds_check(e) for e in parts):
+        # The element slots are read from d where the loop is; their offsets are relative
+        # to the collection's base, not to q.
+        end, slot = g.var("end"), g.var("at")
+        p.print(f"{end} := {q} + 4 + {n}")
+        with p.block(f"for {slot} := {q} + 4; {slot}+{size} <= {end}; {slot} += {size} {{", "}"):
+            g.vconst.append(0)
+            off = 0
+            for e in parts:
+                vfast(g, e, "d", plus(slot, off), base, plus(slot, off))
+                off += e.slot
+            vcharge(g)
+
+
+def _fast_optional(g, w, buf, idx, base, at):
+    e, off = w.element, OPTIONAL.offset_at  # the flag byte first, then the offset
+    with g.p.block(f"if {buf}[{idx}] != 0 {{", "}"):
+        g.vconst.append(e.slot)
+        q = vfast_target(g, buf, plus(idx, off), base, plus(at, off), e.slot, "p")
+        if vneeds_check(e):
+            o = g.var("o")
+            g.p.print(f"{o} := d[{q} : {q}+{e.slot} : {q}+{e.slot}]")
+            vfast(g, e, o, "0", q, q)
+        vcharge(g)
+
+
+def _fast_array(g, w, buf, idx, base, at):
+    e = w.element
+    if vneeds_check(e):
+        i = g.var("i")
+        with g.p.block(f"for {i} := 0; {i} < {w.length}*{e.slot}; {i} += {e.slot} {{", "}"):
+            g.vconst.append(0)
+            vfast(g, e, buf, f"{idx}+{i}", base, f"{at}+{i}")
+            vcharge(g)
+
+
+VFAST = table(lambda g, w, buf, idx, base, at: None,
+              decimal=lambda g, w, buf, idx, base, at: g.p.print(
+                  f"if {buf}[{idx}+{DECIMAL.scale_at}] > fw.MaxDecimalScale {{\n    {GIVE_UP}\n}}"),
+              string=_fast_counted, bytes=_fast_counted, optional=_fast_optional, array=_fast_array,
+              struct=lambda g, w, buf, idx, base, at: vfast_body(
+                  g, g.layout(w.ref), vfast_target(g, buf, idx, base, at, g.layout(w.ref).body_size, "p")),
+              sequence=_fast_counted, map=_fast_counted)
