@@ -8,8 +8,10 @@ model as JSON for generators written as plugins (format: docs/ir.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Dict, Optional, Tuple, Union
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from .graph import components
 
 # Wire size of each primitive in both binary formats. string and bytes are variable.
 PRIMITIVE_SIZES: Dict[str, Optional[int]] = {
@@ -32,6 +34,13 @@ INTEGER_RANGES: Dict[str, Tuple[int, int]] = {
 IR_FORMAT = "fastwire-ir"
 IR_VERSION = 3  # 2: the lowered wire model (lower.py); 3: the codec plan (plan.py), layouts
 IR_READABLE = (2, 3)  # what from_json reads: 3 only adds to 2
+
+
+def _memo() -> Any:
+    """An object's lookup tables, made on first use: not part of its value (not compared,
+    hashed or printed). Every lookup by name is a dict, never a scan, so code that looks
+    up each of n fields or types stays linear (issue 37)."""
+    return field(default_factory=dict, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,16 +163,17 @@ class EnumType:
     deprecated: bool
     doc: Optional[str]
     location: SourceRef
+    _index: Dict[str, Any] = _memo()
 
     @property
     def qualified_name(self) -> str:
         return f"{self.package}.{self.name}"
 
     def value(self, name: str) -> Optional[EnumValue]:
-        for v in self.values:
-            if v.name == name:
-                return v
-        return None
+        by_name = self._index.get("values")
+        if by_name is None:
+            by_name = self._index["values"] = _first_by_name(self.values)
+        return by_name.get(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +199,7 @@ class StructType:
     rejects: Tuple[Reject, ...]
     doc: Optional[str]
     location: SourceRef
+    _index: Dict[str, Any] = _memo()
 
     @property
     def qualified_name(self) -> str:
@@ -196,20 +207,22 @@ class StructType:
 
     @property
     def key_fields(self) -> Tuple[Field, ...]:
-        return tuple(f for f in self.all_fields if f.key)
+        keys = self._index.get("keys")
+        if keys is None:
+            keys = self._index["keys"] = tuple(f for f in self.all_fields if f.key)
+        return keys
 
     @property
     def id_field(self) -> Optional[Field]:
-        for f in self.all_fields:
-            if f.id:
-                return f
-        return None
+        if "id" not in self._index:
+            self._index["id"] = next((f for f in self.all_fields if f.id), None)
+        return self._index["id"]
 
     def field(self, name: str) -> Optional[Field]:
-        for f in self.all_fields:
-            if f.name == name:
-                return f
-        return None
+        by_name = self._index.get("fields")
+        if by_name is None:
+            by_name = self._index["fields"] = _first_by_name(self.all_fields)
+        return by_name.get(name)
 
 
 NamedType = Union[EnumType, StructType]
@@ -228,6 +241,7 @@ class Package:
     # `option NAME = "VALUE"` of the file header, in order (docs/schema-language.md#options);
     # each is read by one generator and ignored by the others.
     options: Tuple[Tuple[str, str], ...] = ()
+    _index: Dict[str, Any] = _memo()
 
     def option(self, name: str) -> Optional[str]:
         for n, v in self.options:
@@ -235,28 +249,43 @@ class Package:
                 return v
         return None
 
+    def _kinds(self) -> Dict[str, Any]:
+        """The types by kind (each tuple in declaration order), made once."""
+        if "struct" not in self._index:
+            kinds: Dict[str, List[NamedType]] = {"enum": [], "flags": [], "struct": [],
+                                                 "message": []}
+            for t in self.types:
+                if isinstance(t, StructType):
+                    kinds["struct"].append(t)
+                    if t.kind == "message":
+                        kinds["message"].append(t)
+                elif t.kind in kinds:
+                    kinds[t.kind].append(t)
+            self._index.update({k: tuple(v) for k, v in kinds.items()})
+        return self._index
+
     @property
     def enums(self) -> Tuple[EnumType, ...]:
-        return tuple(t for t in self.types if isinstance(t, EnumType) and t.kind == "enum")
+        return self._kinds()["enum"]
 
     @property
     def flags(self) -> Tuple[EnumType, ...]:
-        return tuple(t for t in self.types if isinstance(t, EnumType) and t.kind == "flags")
+        return self._kinds()["flags"]
 
     @property
     def structs(self) -> Tuple[StructType, ...]:
         """Structs and messages, in declaration order."""
-        return tuple(t for t in self.types if isinstance(t, StructType))
+        return self._kinds()["struct"]
 
     @property
     def messages(self) -> Tuple[StructType, ...]:
-        return tuple(t for t in self.structs if t.kind == "message")
+        return self._kinds()["message"]
 
     def type(self, name: str) -> Optional[NamedType]:
-        for t in self.types:
-            if t.name == name:
-                return t
-        return None
+        by_name = self._index.get("types")
+        if by_name is None:
+            by_name = self._index["types"] = _first_by_name(self.types)
+        return by_name.get(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,12 +294,13 @@ class Schema:
 
     root: str
     packages: Tuple[Package, ...]
+    _index: Dict[str, Any] = _memo()
 
     def package(self, name: str) -> Package:
-        for p in self.packages:
-            if p.name == name:
-                return p
-        raise KeyError(name)
+        by_name = self._index.get("packages")
+        if by_name is None:
+            by_name = self._index["packages"] = _first_by_name(self.packages)
+        return by_name[name]
 
     @property
     def root_package(self) -> Package:
@@ -286,32 +316,51 @@ class Schema:
     def struct_depth(self, struct: StructType) -> int:
         """The deepest struct nesting a value of `struct` can have (itself is level 1), or 0
         when no bound exists: the struct reaches itself through a collection (the only way
-        a struct can recur). Readers use it to skip depth counting where the schema already
-        bounds the nesting."""
-        active: set = set()
-        memo: Dict[str, int] = {}
+        a struct can recur), or reaches a struct that does. Readers use it to skip depth
+        counting where the schema already bounds the nesting. Worked out once for every
+        struct of the schema, by strongly connected components (a loop, not a recursion)."""
+        depths = self._index.get("depths")
+        if depths is None:
+            depths = self._index["depths"] = self._struct_depths()
+        return depths[struct.qualified_name]
 
-        def depth(s: StructType) -> int:
-            name = s.qualified_name
-            if name in memo:
-                return memo[name]
-            if name in active:
-                return 0  # a cycle
-            active.add(name)
+    def struct_graph(self) -> Tuple[Dict[str, List[str]], Dict[str, int], List[List[str]]]:
+        """(successors, component, members): each struct's qualified name and the structs
+        its fields hold (values, elements, keys; inherited fields included), with the
+        strongly connected components of that graph, numbered sinks first."""
+        graph = self._index.get("graph")
+        if graph is None:
+            succ: Dict[str, List[str]] = {}
+            for p in self.packages:
+                for s in p.structs:
+                    succ[s.qualified_name] = [
+                        ref.qualified_name for f in s.all_fields for ref in (f.type.value, f.type.key)
+                        if ref is not None and ref.kind == "struct"]
+            component, members = components(list(succ), succ)
+            graph = self._index["graph"] = (succ, component, members)
+        return graph
+
+    def _struct_depths(self) -> Dict[str, int]:
+        succ, component, members = self.struct_graph()
+        depth: List[int] = []  # per component, sinks first
+        for c, group in enumerate(members):
             deepest = 0
-            for f in s.all_fields:
-                for ref in (f.type.value, f.type.key):
-                    if ref is not None and ref.kind == "struct":
-                        inner = self.lookup(ref)
-                        assert isinstance(inner, StructType)
-                        d = depth(inner)
-                        if d == 0:
-                            active.discard(name)
-                            memo[name] = 0
-                            return 0
-                        deepest = max(deepest, d)
-            active.discard(name)
-            memo[name] = deepest + 1
-            return deepest + 1
+            for name in group:
+                for nxt in succ[name]:
+                    d = depth[component[nxt]] if component[nxt] != c else 0
+                    if d == 0:  # a cycle here, or reached through nxt
+                        deepest = -1
+                        break
+                    deepest = max(deepest, d)
+                if deepest < 0:
+                    break
+            depth.append(deepest + 1)
+        return {name: depth[component[name]] for name in succ}
 
-        return depth(struct)
+
+def _first_by_name(items) -> Dict[str, Any]:
+    """`items` by their `name`; the first of each name (as a scan from the start finds)."""
+    out: Dict[str, Any] = {}
+    for item in items:
+        out.setdefault(item.name, item)
+    return out

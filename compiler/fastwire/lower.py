@@ -15,11 +15,12 @@ compute none of it.
 from __future__ import annotations
 
 import struct as _struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from . import ir, layouts, plan
+from .graph import postorder
 from .layouts import COLLECTION, DECIMAL, OPTIONAL, STRUCT, TIMESTAMP, UUID
 from .plan import SCALARS, VALUE_KINDS, WIRE_KINDS, CodecPlan, WireType
 
@@ -127,6 +128,9 @@ class WireModel:
     structs: Dict[str, StructLayout]
     packages: Dict[str, PackageLayout]
     schema: ir.Schema
+    # Facts a generator derives from the model, once per struct (a walk per use over what
+    # a struct holds is quadratic in a chain and exponential in a lattice): name -> table.
+    derived: Dict[str, Dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def struct(self, qualified_name: str) -> StructLayout:
         return self.structs[qualified_name]
@@ -163,10 +167,53 @@ def _plain(schema: ir.Schema, ref: ir.TypeRef) -> WireType:
 
 
 def _final_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
-    """(minimum, fixed or None) final size of a struct's fields."""
-    if s.qualified_name in active:  # recursion goes through a collection: count 0
+    """(minimum, fixed or None) final size of a struct's fields, where the structs in
+    `active` (those being sized around it) count 0.
+
+    Each struct is sized once per context: the result depends only on which members of
+    its own strongly connected component are active (an active struct it reaches is in
+    it), so that is the memo's key, and structs in no cycle are sized once. Sizing every
+    field anew each time a struct is held took time exponential in the nesting (a chain
+    of 9 structs holding the previous one four ways took 10 s). The memo is filled sinks
+    first, so a walk recurses only within a cycle (at most MAX_NESTING structs)."""
+    name = s.qualified_name
+    if name in active:  # recursion goes through a collection: count 0
         return 0, None
-    active = active | {s.qualified_name}
+    memo, cyclic = _size_memo(schema)
+    group = cyclic.get(name)
+    key = (name, group & active if group else _NO_STRUCTS)
+    sizes = memo.get(key)
+    if sizes is None:
+        sizes = memo[key] = _sum_sizes(schema, s, active | {name})
+    return sizes
+
+
+_NO_STRUCTS: FrozenSet[str] = frozenset()
+_SizeMemo = Dict[Tuple[str, FrozenSet[str]], Tuple[int, Optional[int]]]
+
+
+def _size_memo(schema: ir.Schema) -> Tuple[_SizeMemo, Dict[str, FrozenSet[str]]]:
+    """The schema's memo of final sizes, and each struct in a cycle's component, made on
+    first use: every struct is sized once, sinks first."""
+    index = schema._index  # the IR's own lookup tables (ir._memo)
+    made = index.get("final_sizes")
+    if made is None:
+        succ, component, members = schema.struct_graph()
+        cyclic: Dict[str, FrozenSet[str]] = {}
+        for group in members:
+            if len(group) > 1 or group[0] in succ[group[0]]:
+                names = frozenset(group)
+                cyclic.update((n, names) for n in group)
+        memo: _SizeMemo = {}
+        made = index["final_sizes"] = (memo, cyclic)
+        by_name = {s.qualified_name: s for p in schema.packages for s in p.structs}
+        for group in members:  # sinks first: each struct's sizes find what it holds sized
+            for n in group:
+                _final_sizes(schema, by_name[n], set())
+    return made
+
+
+def _sum_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
     total_min, fixed = 0, True
     for f in s.all_fields:
         w = _field_wire(schema, f.type, active)
@@ -258,6 +305,39 @@ def _integer(value: int, base: str, names: Tuple[str, ...] = ()) -> Literal:
 
 # ---- structs and packages ---------------------------------------------------------------
 
+def held_structs(w: WireType) -> List[str]:
+    """The structs a value of wire type `w` holds directly (as itself, an element or a key)."""
+    out: List[str] = []
+    todo = [w]
+    while todo:
+        t = todo.pop()
+        if t.kind == "struct" and t.ref is not None:
+            out.append(t.ref)
+        todo.extend(p for p in (t.key, t.element) if p is not None)
+    return out
+
+
+def derive(model: WireModel, table: str, layout: StructLayout,
+           rule: Callable[[StructLayout, Dict[str, Any]], Any],
+           needs: Callable[[StructLayout], bool] = lambda layout: True) -> Any:
+    """A fact about `layout` that `rule(layout, known)` decides from the same fact about
+    the structs it holds (in `known`, by qualified name), worked out once per struct and
+    model: for every struct it reaches, sinks first, in a loop (nesting can be hundreds
+    of levels deep). `needs(layout)` False: the rule does not look at what it holds (it
+    must, for a recursive struct, else a cycle has no sink)."""
+    known = model.derived.setdefault(table, {})
+    if layout.name not in known:
+        def succ(name: str) -> List[str]:
+            held = model.structs[name]
+            if name in known or not needs(held):
+                return []
+            return [r for fl in held.fields for r in held_structs(fl.wire)]
+        for name in postorder([layout.name], succ):
+            if name not in known:
+                known[name] = rule(model.structs[name], known)
+    return known[layout.name]
+
+
 def lower_struct(schema: ir.Schema, s: ir.StructType) -> StructLayout:
     fields: List[FieldLayout] = []
     offset = HEADER_SIZE
@@ -277,9 +357,12 @@ def lower_struct(schema: ir.Schema, s: ir.StructType) -> StructLayout:
                 start = i
             continue
         if start is not None:
-            sizes = [fields[j].wire.final_size or 0 for j in range(start, i)]
-            offs = tuple(sum(sizes[:k]) for k in range(len(sizes)))
-            runs.append(FinalRun(start, i - start, sum(sizes), offs))
+            offs: List[int] = []
+            size = 0
+            for j in range(start, i):  # a running sum: a run can be 100,000 fields long
+                offs.append(size)
+                size += fields[j].wire.final_size or 0
+            runs.append(FinalRun(start, i - start, size, tuple(offs)))
             start = None
     final_min, final_size = _final_sizes(schema, s, set())
     keys = s.key_fields
@@ -297,10 +380,9 @@ def emission_order(package: ir.Package) -> List[ir.StructType]:
     holds, its collections' elements and keys), else in declaration order. Languages that
     need a type defined before use (C++: members, std::hash of a key) emit in this order."""
     local = {s.name: s for s in package.structs}
-    done: Dict[str, bool] = {}
-    out: List[ir.StructType] = []
 
-    def deps(s: ir.StructType) -> List[str]:
+    def deps(name: str) -> List[str]:
+        s = local[name]
         names = []
         if s.base is not None and s.base.package == package.name:
             names.append(s.base.name)
@@ -309,21 +391,11 @@ def emission_order(package: ir.Package) -> List[ir.StructType]:
                 if ref is not None and ref.kind == "struct" and ref.package == package.name \
                         and ref.name != s.name:
                     names.append(ref.name)
-        return names
+        return [n for n in names if n in local]
 
-    def visit(s: ir.StructType) -> None:
-        if s.name in done:
-            return
-        done[s.name] = False
-        for dep in deps(s):
-            if dep in local and dep not in done:
-                visit(local[dep])
-        done[s.name] = True
-        out.append(s)
-
-    for s in package.structs:
-        visit(s)
-    return out
+    # A loop, not a recursion: a chain of structs can be as long as the nesting limit, and
+    # a package's structs as many as a schema holds.
+    return [local[n] for n in postorder([s.name for s in package.structs], deps)]
 
 
 def protocol_types(package: ir.Package) -> Tuple[List[ir.StructType], List[ir.StructType]]:
@@ -345,18 +417,10 @@ def protocol_types(package: ir.Package) -> Tuple[List[ir.StructType], List[ir.St
 
 
 def import_closure(schema: ir.Schema, package: ir.Package) -> List[str]:
-    """Every package `package` imports, directly or not, imports first."""
-    out: List[str] = []
-
-    def visit(name: str) -> None:
-        for i in schema.package(name).imports:
-            if i not in out:
-                visit(i)
-                if i not in out:
-                    out.append(i)
-
-    visit(package.name)
-    return out
+    """Every package `package` imports, directly or not, imports first (a loop, not a
+    recursion: an import chain can be any length)."""
+    closure = postorder([package.name], lambda name: schema.package(name).imports)
+    return closure[:-1]  # all but the package itself, listed last
 
 
 def lower(schema: ir.Schema) -> WireModel:

@@ -13,11 +13,12 @@ import math
 import os
 import uuid as uuidlib
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import ir
 from . import syntax as ast
 from .diagnostics import Location, Reporter, SourceFile
+from .graph import components as _components
 from .lexer import BUILTIN_TYPES
 from .parser import parse
 
@@ -109,7 +110,7 @@ class Resolver:
         root = self.load_file(path)
         if root is None:
             return None
-        self._visit(root, [])
+        self._load_imports(root)
         return root
 
     def _find_import(self, unit: _Unit, name: str) -> Optional[str]:
@@ -120,11 +121,33 @@ class Resolver:
                 return candidate
         return None
 
-    def _visit(self, unit: _Unit, stack: List[_Unit]) -> None:
-        """Depth-first over imports, so `self.order` lists every import before its user."""
-        if unit in self.order:
+    def _load_imports(self, root: _Unit) -> None:
+        """Depth-first over imports, so `self.order` lists every import before its user.
+        A loop over a stack of the files being read, not a recursion: an import chain can
+        be any length (1,000 files ended in Python's RecursionError)."""
+        ordered = {id(u) for u in self.order}
+        if id(root) in ordered:
             return
-        stack.append(unit)
+        stack: List[_Unit] = [root]  # the files whose imports are being read
+        position = {id(root): 0}  # id -> index in stack (units compare by value: slow)
+        work = [self._imports(root, stack, position)]
+        while work:
+            target = next(work[-1], None)
+            if target is None:  # every import of the top unit is loaded
+                work.pop()
+                unit = stack.pop()
+                del position[id(unit)]
+                self._ordered(unit)
+                ordered.add(id(unit))
+            elif id(target) not in ordered:
+                position[id(target)] = len(stack)
+                stack.append(target)
+                work.append(self._imports(target, stack, position))
+
+    def _imports(self, unit: _Unit, stack: List[_Unit],
+                 position: Dict[int, int]) -> Iterator[_Unit]:
+        """Checks and loads each import of `unit` (at the top of `stack`), and yields the
+        files to read next."""
         seen_imports: Dict[str, ast.ImportDecl] = {}
         for imp in unit.decl.imports:
             if imp.name in seen_imports:
@@ -147,14 +170,17 @@ class Resolver:
                 self.reporter.error(f"'{path}' declares package '{target.decl.package}', not "
                                     f"'{imp.name}'", imp.location)
                 continue
-            if target in stack:
+            if id(target) in position:
                 # Every unit on the stack is reading its imports: each has a package.
-                cycle = [_package(u) for u in stack[stack.index(target):]] + [imp.name]
+                cycle = [_package(u) for u in stack[position[id(target)]:]] + [imp.name]
                 self.reporter.error(f"import cycle: {' -> '.join(cycle)}", imp.location)
                 continue
             unit.imports[imp.name] = target
-            self._visit(target, stack)
-        stack.pop()
+            yield target
+
+    def _ordered(self, unit: _Unit) -> None:
+        """`unit` with all its imports loaded: its package is declared, and it is next in
+        dependency order."""
         if unit.decl.package is not None:
             other = self.units.get(unit.decl.package)
             if other is not None and other is not unit:
@@ -941,55 +967,6 @@ class Resolver:
             total |= ev.value
             names.append(vname)
         return ir.Default(v.kind, total, lit.text, tuple(names))
-
-
-def _components(nodes: List, succ: Dict) -> Tuple[Dict, List[List]]:
-    """Strongly connected components (Tarjan's algorithm, as a loop: no recursion, so
-    any depth of nesting is fine). Returns each node's component number and the members
-    of each component, numbered sinks first (a component's successors come before it)."""
-    index: Dict = {}
-    low: Dict = {}
-    on_stack = set()
-    stack: List = []
-    component: Dict = {}
-    members: List[List] = []
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(succ[root]))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for nxt in children:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = len(index)
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(succ[nxt])))
-                    advanced = True
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                group = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component[member] = len(members)
-                    group.append(member)
-                    if member == node:
-                        break
-                members.append(group)
-    return component, members
 
 
 def zip_fields(fields: Tuple[ir.Field, ...], decls: List[ast.FieldDecl]):

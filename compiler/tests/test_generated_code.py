@@ -346,9 +346,11 @@ def schema_texts(count: int, seed: int) -> dict:
 
 
 class SchemaSet:
-    def __init__(self, folder: str, count: int, seed: int) -> None:
+    def __init__(self, folder: str, count: int, seed: int,
+                 texts: Optional[dict] = None) -> None:
+        """The fixed and random schemas, or the schemas `texts` ({name: text}) alone."""
         self.folder, self.count, self.seed = folder, count, seed
-        self.texts = schema_texts(count, seed)
+        self.texts = schema_texts(count, seed) if texts is None else texts
         self.schemas = {}
         for name, text in self.texts.items():
             path = os.path.join(folder, f"{name}.fbe")

@@ -33,10 +33,12 @@ LAYOUT_CONSTANTS = {
 }
 
 # language folder: (lines that test a wire kind, bytes) today, while it is moved onto the plan
+# (Bytes raised by issue 37's fixes: comment escaping through common/docs.py in every
+# generator, Go's suffix sum, Java's memoized fast-path checks, Ruby's inlining bound.)
 PENDING = {
-    "csharp": (5, 54_123), "go": (0, 79_796), "ruby": (24, 69_590),
+    "csharp": (5, 54_146), "go": (0, 80_059), "ruby": (24, 70_510),
 }
-PENDING_TOTAL = 535_000  # while languages are pending; then MAX_TOTAL_BYTES
+PENDING_TOTAL = 541_100  # while languages are pending; then MAX_TOTAL_BYTES
 
 
 def sources(folder: str):

@@ -23,10 +23,12 @@ import textwrap
 import pytest
 from test_goldens import mask_version  # this folder is on sys.path under pytest
 
+from fastwire.generators import LANGUAGES
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 GOLDEN = os.path.join(REPO, "tests", "golden", "python")
-GOLDEN_SCHEMAS = ["schemas/protocol.fbe", "schemas/everything.fbe"]  # + what they import
+GOLDEN_SCHEMAS = list(LANGUAGES["python"].golden_schemas)  # + what they import
 GOLDEN_OPTIONS = ["--final", "--json", "--proto"]
 VECTORS = os.path.join(REPO, "tests", "vectors")
 
@@ -50,7 +52,8 @@ def python_files(folder: str):
 def test_golden_output_is_up_to_date(tmp_path):
     generate_golden(str(tmp_path))
     assert python_files(str(tmp_path)) == python_files(GOLDEN) == \
-        ["everything_fbe.py", "proto_fbe.py", "protocol_fbe.py", "protoex_fbe.py"]
+        ["comments_fbe.py", "everything_fbe.py", "proto_fbe.py", "protocol_fbe.py",
+         "protoex_fbe.py"]
     stale = []
     for name in python_files(GOLDEN):
         with open(os.path.join(GOLDEN, name), encoding="utf-8") as a, \

@@ -30,6 +30,9 @@ __all__ = ["GENERATORS", "RENDERERS", "LANGUAGES", "PLANNED", "EXTRA_TESTEES", "
 Generator = Callable[[WireModel, Options], Dict[str, str]]
 
 # The schemas every conformance testee's generated code covers (relative to the repo).
+# Documentation that every language's comment rules would read as code, were it not escaped.
+COMMENTS_SCHEMA = "tests/schemas/comments.fbe"
+
 CONFORMANCE_SCHEMAS = ["schemas/protocol.fbe", "schemas/everything.fbe",
                        "conformance/schemas/hostile.fbe"]
 
@@ -51,6 +54,12 @@ class Language:
     flags: Tuple[str, ...] = ()  # the reference compiler's flags that select it
     golden_schemas: Tuple[str, ...] = ("schemas/everything.fbe",)  # tests/golden/<name>
     testee: Optional[Testee] = None
+
+    def __post_init__(self) -> None:
+        # Every language's goldens also hold COMMENTS_SCHEMA: schema text its comment rules
+        # would read as code, which it must print as comments (common/docs.py).
+        if COMMENTS_SCHEMA not in self.golden_schemas:
+            object.__setattr__(self, "golden_schemas", self.golden_schemas + (COMMENTS_SCHEMA,))
 
     def render(self, model: WireModel, options: Options) -> Dict[str, str]:
         """The files for a lowered schema: what the CLI calls, lowering once."""

@@ -21,9 +21,22 @@ from __future__ import annotations
 import re
 import textwrap
 from contextlib import contextmanager
-from typing import Iterator, List
+from functools import lru_cache
+from typing import Iterator, List, Tuple
 
 _VAR = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)?\$")
+
+
+@lru_cache(maxsize=4096)
+def _template_lines(template: str) -> Tuple[str, ...]:
+    """A template's lines, dedented, without its first and last line breaks. Templates are
+    mostly the same few literals printed once per type or field: made once each."""
+    text = textwrap.dedent(template)
+    if text.startswith("\n"):
+        text = text[1:]
+    if text.endswith("\n"):
+        text = text[:-1]
+    return tuple(text.split("\n")) if text else ("",)
 
 
 class Printer:
@@ -41,22 +54,32 @@ class Printer:
         self.level -= 1
 
     def print(self, template: str = "", **variables: object) -> None:
-        text = textwrap.dedent(template)
-        if text.startswith("\n"):
-            text = text[1:]
-        if text.endswith("\n"):
-            text = text[:-1]
-        for line in text.split("\n") if text else [""]:
+        for line in _template_lines(template):
             self._emit(line, variables)
 
     def value(self, text: str) -> None:
         """Prints `text` as it is, at the current indentation: a value, never a template
         (so a `$` in a schema's documentation is printed, not substituted)."""
-        self.print("$text$", text=text)
+        if "\n" in text:
+            self.print("$text$", text=text)
+        else:
+            self._add(text)
+
+    def _add(self, part: str) -> None:
+        """One line of output, its leading blanks (4 a level) in this printer's unit."""
+        body = part.lstrip(" ")
+        if not body:
+            self.lines.append("")
+            return
+        # Template indentation is written with 4 spaces a level; map it to our unit.
+        levels, rest = divmod(len(part) - len(body), 4)
+        self.lines.append(self.unit * (self.level + levels) + " " * rest + body)
 
     def _emit(self, line: str, variables) -> None:
+        if "$" not in line:  # most lines: nothing to substitute
+            self._add(line)
+            return
         # Expand multi-line values with the indentation of the placeholder.
-        out: List[str] = []
         pos = 0
         pieces = []
         for m in _VAR.finditer(line):
@@ -75,14 +98,7 @@ class Printer:
             pos = m.end()
         pieces.append(line[pos:])
         for part in "".join(pieces).split("\n"):
-            out.append(part)
-        prefix = self.unit * self.level
-        for part in out:
-            leading = len(part) - len(part.lstrip(" "))
-            # Template indentation is written with 4 spaces a level; map it to our unit.
-            levels, rest = divmod(leading, 4)
-            body = part.lstrip(" ")
-            self.lines.append((prefix + self.unit * levels + " " * rest + body) if body else "")
+            self._add(part)
 
     @contextmanager
     def block(self, opening: str, closing: str, **variables: object) -> Iterator[None]:

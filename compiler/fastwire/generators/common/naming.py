@@ -125,11 +125,17 @@ def module_name(language: str, package: str) -> str:
 
 # ---- case rules -------------------------------------------------------------------------
 
+# Where snake() breaks a name: before the last capital of a run followed by a small
+# letter (HTTP|Server), and between a small letter or digit and a capital (order|Message).
+# Lookarounds of one character each: linear. `([A-Z]+)([A-Z][a-z])` backtracked over
+# every run of capitals, quadratic in a long one (a 64 KiB name took minutes; issue 37).
+_RUN_END = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD_END = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 def snake(name: str) -> str:
     """`OrderMessage` -> `order_message`, `HTTPServer` -> `http_server`."""
-    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
-    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
-    return s.lower()
+    return _WORD_END.sub("_", _RUN_END.sub("_", name)).lower()
 
 
 def pascal(name: str) -> str:

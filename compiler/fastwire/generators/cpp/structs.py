@@ -132,7 +132,7 @@ class Structs(Literals):
                     p.print('{$t$::$v$, "$name$"},', t=full, v=ident(v.name), name=v.name)
 
     def doc(self, p: Printer, doc: Optional[str]) -> None:
-        for line in docs.line_comments(doc, "//", "*/"):
+        for line in docs.line_comments(doc, "//", "*/", "cpp"):
             p.value(line)
 
     def struct_definition(self, p: Printer, s: ir.StructType, package: ir.Package) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from ... import ir, lower
-from ..common import naming
+from ..common import docs, naming
 from ..options import Options
 from ..printer import Printer
 
@@ -88,7 +88,7 @@ class Scope:
 
     def doc(self, text: str | None) -> None:
         if text:
-            for line in text.strip().splitlines():
+            for line in docs.comment_lines("csharp", text.strip()):
                 self.p.value("/// " + line.strip().replace("&", "&amp;").replace("<", "&lt;"))
 
     def method(self, signature: str, lines: List[str], inline: bool = False) -> None:

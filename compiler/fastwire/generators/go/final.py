@@ -79,7 +79,11 @@ NOT_IN_RUNS = ("decimal", "uuid")  # read by a call or a copy, not a load
 
 def rooms(fields: List[plan.PlanField], end: str = "end") -> List[str]:
     """Where each field must end: room left for the fewest bytes of the fields after it."""
-    after = [sum(f.wire.final_min for f in fields[i + 1:]) for i in range(len(fields))]
+    after = [0] * len(fields)  # a suffix sum: the sum anew per field was quadratic
+    total = 0
+    for i in range(len(fields) - 1, -1, -1):
+        after[i] = total
+        total += fields[i].wire.final_min
     return [f"{end}-{a}" if a else end for a in after]
 
 

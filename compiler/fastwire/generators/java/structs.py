@@ -36,7 +36,7 @@ def comparable_root(schema: ir.Schema, s: ir.StructType) -> Optional[ir.StructTy
 
 
 def doc(p: Printer, text: Optional[str]) -> None:
-    for line in line_comments(text, "//"):
+    for line in line_comments(text, "//", language="java"):
         p.value(line)
 
 

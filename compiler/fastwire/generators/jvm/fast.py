@@ -55,18 +55,22 @@ def counted(w: lower.WireType) -> bool:
 
 
 def eligible(model: lower.WireModel, layout: lower.StructLayout) -> bool:
-    """Whether a struct gets the fast walks: not recursive, and no collection of elements
-    that take no bytes in the final format (those count against an allowance)."""
-    return layout.depth > 0 and all(_ok(model, fl.wire) for fl in layout.fields)
+    """Whether a struct gets the fast walks: not recursive, no collection of elements of
+    no final size (they count against an allowance)."""
+    return lower.derive(model, "jvm.eligible", layout, _eligible, lambda t: t.depth > 0)
 
 
-def _ok(model: lower.WireModel, w: lower.WireType) -> bool:
+def _eligible(layout: lower.StructLayout, known: Dict[str, bool]) -> bool:
+    return layout.depth > 0 and all(_ok(known, fl.wire) for fl in layout.fields)
+
+
+def _ok(known: Dict[str, bool], w: lower.WireType) -> bool:
     if w.helper == "struct":
         assert w.ref is not None
-        return eligible(model, model.struct(w.ref))
+        return known[w.ref]
     if counted(w) and sum(x.final_min for x in parts(w)) == 0:
         return False
-    return all(_ok(model, x) for x in parts(w))
+    return all(_ok(known, x) for x in parts(w))
 
 
 def needs_check(w: lower.WireType) -> bool:
@@ -84,16 +88,18 @@ def fneeds_check(w: lower.WireType) -> bool:
 
 
 def readable(model: lower.WireModel, layout: lower.StructLayout) -> bool:
-    """Whether a struct gets the reading walks: every field a value (not a decimal: its read
-    can fail), a string, a struct that has them, or one in line (syntax.py) of those."""
-    return eligible(model, layout) and all(_readable(model, fl.wire) for fl in layout.fields)
+    """Whether an eligible struct gets the reading walks: every field a value (no decimal:
+    its read can fail), a string, a struct that has them, or one in line of those."""
+    def rule(t: lower.StructLayout, known: Dict[str, bool]) -> bool:
+        return eligible(model, t) and all(_readable(known, fl.wire) for fl in t.fields)
+    return lower.derive(model, "jvm.readable", layout, rule, lambda t: eligible(model, t))
 
 
-def _readable(model: lower.WireModel, w: lower.WireType) -> bool:
+def _readable(known: Dict[str, bool], w: lower.WireType) -> bool:
     if w.is_value:
         return w.helper != "decimal"
     x = w.element if route(w) in ("opt", "seq") and w.element is not None else w
-    return x.helper == "string" or (x.helper == "struct" and readable(model, model.struct(x.ref or "")))
+    return x.helper == "string" or (x.helper == "struct" and known[x.ref or ""])
 
 
 class FastWalk:

@@ -2,12 +2,9 @@
 walk over the codec plan, spelled by the language's Syntax, as fast.py is for verify and
 deserialize).
 
-vw0 (versioned) and fw0 (final) take the writer's buffer and end as locals (`b`, `p`), make
-room once for each fixed block (a body, a final run, a collection's slots), store through
-the little-endian byte-array views and write short ASCII strings in line; they return the
-new end, which the entry point stores in the writer once. Anything else falls back to the
-general statement on the writer (`w.size = p; ...; p = w.size; b = w.buf;`), which keeps
-`b == w.buf`. The bytes written are the general path's, byte for byte.
+vw0 (versioned) and fw0 (final) keep the writer's buffer and end in locals
+(docs/performance/java.md); anything else falls back to the general statement on the
+writer (`w.size = p; ...; p = w.size; b = w.buf;`), byte for byte the general path's.
 """
 
 from __future__ import annotations

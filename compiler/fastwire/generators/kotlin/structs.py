@@ -21,7 +21,7 @@ COMPARE = (*plan.SCALARS, "timestamp", "enum", "flags", "string", "decimal")
 
 
 def doc(p: Printer, text: Optional[str]) -> None:
-    for line in line_comments(text, "//"):
+    for line in line_comments(text, "//", language="kotlin"):
         p.value(line)
 
 

@@ -3,11 +3,9 @@
     fastwire compile schemas/proto.fbe --lang python --final --json --proto -o gen/
     fastwire --python --input=schemas/proto.fbe --output=gen/          # fbec's flags
 
-Each package becomes `<package>_fbe.py` (the root package and every package it imports, so
-the output is complete; the suffix keeps a package named `json` or `proto` from hiding
-another module, see common/naming.py); modules import each other as siblings
-(`import proto_fbe as _proto`), either inside a Python package or side by side on
-sys.path. A module holds:
+Each package, the root and all it imports, becomes `<package>_fbe.py` (the suffix keeps a
+package `json` from hiding a module); modules import each other as siblings
+(`import proto_fbe as _proto`), in a Python package or side by side. A module holds:
 
 - enums as `enum.IntEnum`, flags as `enum.IntFlag`;
 - one class per struct or message: `__slots__`, annotations, `__init__` with the schema's

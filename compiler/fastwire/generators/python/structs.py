@@ -4,6 +4,7 @@ __init__ with the schema's defaults, equality, hashing, ordering, printing and J
 from __future__ import annotations
 
 from ... import ir
+from ..common.docs import line_comments
 from ..common.docs import python_docstring as docstring
 from .literals import Literals
 from .names import field_attr, member_name, pyname
@@ -24,8 +25,8 @@ class Structs(Literals):
             if e.values:
                 p.blank()
         for v in e.values:
-            if v.doc:
-                p.value(f"# {v.doc.strip()}")
+            for line in line_comments(v.doc and v.doc.strip(), "#", language="python"):
+                p.value(line)
             note = "  # deprecated" if v.deprecated else ""
             p.value(f"{member_name(v.name)} = {v.value}{note}")
         if not e.values and not doc:
@@ -55,8 +56,8 @@ class Structs(Literals):
         if own:
             p.blank()
             for f, fl in zip(own, layout.fields[len(layout.fields) - len(own):]):
-                if f.doc:
-                    p.value(f"# {f.doc.strip()}")
+                for line in line_comments(f.doc and f.doc.strip(), "#", language="python"):
+                    p.value(line)
                 notes = [n for n, on in (("[key]", f.key and not f.id), ("[id]", f.id),
                                          ("[hidden]", f.hidden),
                                          ("[deprecated]", f.deprecated)) if on]

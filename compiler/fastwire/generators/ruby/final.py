@@ -58,7 +58,7 @@ def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout,
         g.p.blank()
         g.p.value("vals = []")
         g.p.value("fmt = +\"\"")
-        g.tags = 1
+        g.start_walk(1)
         g.fp_vals = []
         g.fp_fmt = ""
         fput_fields(g, s, "v", [s.qualified_name])
@@ -191,7 +191,7 @@ def emit_fget(g: Scope, s: ir.StructType) -> None:
     g.p.indent()
     start = len(g.p.lines)
     g.p.value("p = r.pos")
-    g.tags = 0
+    g.start_walk(0)
     fget_struct(g, s, "d", [s.qualified_name], "value")
     body = "\n".join(g.p.lines[start:])
     head = (["buf = r.buf"] if re.search(r"\bbuf\b", body) else []) + \

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Optional
 
 from ... import ir, lower
+from ..common import docs
 from .names import Scope, member_names
 
 
@@ -42,7 +43,7 @@ def float_literal(x: float) -> str:
 
 
 def comments(doc: Optional[str]) -> List[str]:
-    return [f"# {line}".rstrip() for line in doc.strip().splitlines()] if doc else []
+    return [f"# {line}".rstrip() for line in docs.comment_lines("ruby", doc.strip())] if doc else []
 
 
 

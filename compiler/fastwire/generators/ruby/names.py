@@ -61,6 +61,9 @@ def field_const(s: ir.StructType, f: ir.Field) -> str:
     return f"F_{s.name}_{f.name}"
 
 
+# How many fields one walk inlines at most (of the structs it holds, 3 levels deep).
+INLINE_FIELDS = 32
+
 class Scope:
     """One package being written: its Printer (2 spaces a level) and what it is drawn from."""
 
@@ -72,6 +75,10 @@ class Scope:
         self.mod = module_name(pkg.name)
         self.p = Printer(indent=2)
         self.tags = 0  # locals of the structs a fast path inlines: pos, pos1, ...
+        # Fields one walk (vok, vroot, fput, fget) may still inline: without a bound, a
+        # struct holding k structs that each hold k more wrote k^3 copies (a 0.1 MB
+        # schema made 63 MB of Ruby and took 6 s; issue 37).
+        self.inline_left = INLINE_FIELDS
         self.fp_vals: List[str] = []  # the final write's pending pack: values, format
         self.fp_fmt = ""
 
@@ -93,13 +100,23 @@ class Scope:
 
     def inlinable(self, ref: ir.TypeRef, chain: List[str]) -> Optional[ir.StructType]:
         """The struct a field refers to when a fast path may inline it: same package, not
-        already being walked (recursion), at most 3 levels deep."""
+        already being walked (recursion), at most 3 levels deep, and (in a walk: `chain` not
+        empty) while the walk's allowance of inlined fields lasts."""
         if ref.package not in (None, self.pkg.name) or len(chain) >= 3:
             return None
         t = self.schema.lookup(ref)
         if not isinstance(t, ir.StructType) or t.qualified_name in chain:
             return None
+        if chain:
+            if len(t.all_fields) > self.inline_left:
+                return None
+            self.inline_left -= len(t.all_fields)
         return t
+
+    def start_walk(self, tags: int) -> None:
+        """A fast path starts: its locals from `tags`, the whole allowance of inlining."""
+        self.tags = tags
+        self.inline_left = INLINE_FIELDS
 
     def text(self) -> str:
         """The printed lines, a blank line after each guard clause (RuboCop's layout)."""

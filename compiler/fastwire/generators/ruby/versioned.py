@@ -424,7 +424,7 @@ def emit_vok(g: Scope, s: ir.StructType, layout: lower.StructLayout, fields: lis
     g.p.blank()
     g.p.value("def vok(buf, e, b, base, off, slot_end, d)")
     g.p.indent()
-    g.tags = 0
+    g.start_walk(0)
     vok_struct(g, s, "base", "off", "slot_end", "d", [s.qualified_name])
     g.p.value("b")
     g.p.outdent()
@@ -433,7 +433,7 @@ def emit_vok(g: Scope, s: ir.StructType, layout: lower.StructLayout, fields: lis
     g.p.blank()
     g.p.value("def vroot(buf, e, d)")
     g.p.indent()
-    g.tags = 0
+    g.start_walk(0)
     g.p.value("b = e - 8")
     vok_struct(g, s, "0", "8", "8", "d", [s.qualified_name], root=True)
     g.p.value("b")

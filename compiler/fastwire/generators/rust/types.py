@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ... import ir, lower
+from ..common import docs
 from ..options import Options
 from ..printer import Printer
 from .names import module_name, type_name
@@ -43,7 +44,7 @@ class Types:
 
     def doc(self, text: Optional[str], prefix: str = "") -> None:
         if text:
-            for line in text.splitlines():
+            for line in docs.comment_lines("rust", text):
                 self.emit(f"{prefix}/// {line}".rstrip())
 
     # ---- types --------------------------------------------------------------------------
