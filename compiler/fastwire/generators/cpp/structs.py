@@ -140,6 +140,14 @@ class Structs(Literals):
         name = ident(s.name)
         self.doc(p, s.doc)
         base = f" : public {self.qualified(s.base, ns)}" if s.base else ""
+        self.injected = set()
+        b = s.base
+        while b is not None:  # a base of another package: its name is not the local one
+            if b.package != ns:
+                self.injected.add(b.name)
+            held = self.schema.lookup(b)
+            assert isinstance(held, ir.StructType)
+            b = held.base
         deprecated = "[[deprecated]] " if s.deprecated else ""
         p.print("// $kind$ $name$, type $n$", kind=s.kind, name=s.name, n=s.type_number)
         with p.block("struct $dep$$name$$base$ {", "};", dep=deprecated, name=name, base=base):
@@ -160,6 +168,7 @@ class Structs(Literals):
             self.comparisons(p, s)
             p.blank()
             self.printer(p, s, ns)
+        self.injected = set()
 
     def constructor(self, p: Printer, s: ir.StructType, ns: str) -> None:
         # --pmr: a last parameter takes the allocator (so a std::pmr container's

@@ -4,7 +4,7 @@ take an allocator, and the types views return."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Dict, Iterator
+from typing import Dict, Iterator, Set
 
 from ... import ir, lower
 from ..options import Options
@@ -40,10 +40,13 @@ class Types:
         # only describe the wire form), so they switch this off while they print.
         self.pmr = options.cpp_pmr
         self._allocates: Dict[str, bool] = {}
+        # Inside a struct body, the names of its bases: C++ injects each base's class name
+        # there, so a local type of the same name must be spelled with its namespace.
+        self.injected: Set[str] = set()
 
     # -- names and types ------------------------------------------------------------------
     def qualified(self, ref: ir.TypeRef, package: str) -> str:
-        if ref.package == package:
+        if ref.package == package and ref.name not in self.injected:
             return ident(ref.name)
         assert ref.package is not None  # a named type's: primitives have no package
         return f"::{ident(ref.package)}::{ident(ref.name)}"
