@@ -38,7 +38,7 @@ LAYOUT_CONSTANTS = {
 PENDING = {
     "csharp": (5, 54_146), "go": (0, 80_059), "ruby": (24, 70_510),
 }
-PENDING_TOTAL = 541_100  # while languages are pending; then MAX_TOTAL_BYTES
+PENDING_TOTAL = 541_700  # while languages are pending; then MAX_TOTAL_BYTES
 
 
 def sources(folder: str):
