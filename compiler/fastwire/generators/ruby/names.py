@@ -73,19 +73,28 @@ class Scope:
         self.inline_left = INLINE_FIELDS
         self.fp_vals: List[str] = []  # the final write's pending pack: values, format
         self.fp_fmt = ""
+        self.guard = False  # the last line is a guard clause: a blank line follows it
         by_name = {s.qualified_name: s for s in pkg.structs}
         lowered = model.package(pkg.name)
         self.structs = [by_name[n] for n in lowered.emission_order]
         self.sent = [by_name[n] for n in lowered.sends]
 
     def out(self, *lines: str) -> None:
-        """Lines as written (2 spaces a level) at the current level; "" is a blank line."""
+        """Lines as written (2 spaces a level) at the current level; "" is a blank line,
+        as is a guard clause's next line unless it ends a block (RuboCop's layout)."""
         p = self.p
+        pad = p.unit * p.level
         for line in lines:
-            if line:
-                p.lines.append(p.unit * p.level + line)
-            else:
+            if not line:
                 p.blank()
+                self.guard = False
+                continue
+            if self.guard:
+                word = line.lstrip()
+                if word != "end" and word != "else" and not word.startswith("elsif "):
+                    p.lines.append("")
+            p.lines.append(pad + line)
+            self.guard = (" if " in line or " unless " in line) and _GUARD.match(line) is not None
 
     @contextmanager
     def block(self, *head: str, end: str = "end") -> Iterator[None]:
@@ -120,16 +129,3 @@ class Scope:
         """A fast path starts: its locals from `tags`, the whole allowance of inlining."""
         self.tags = tags
         self.inline_left = INLINE_FIELDS
-
-    def text(self) -> str:
-        """The printed lines, a blank line after each guard clause (RuboCop's layout)."""
-        lines = self.p.lines
-        out: List[str] = []
-        for i, line in enumerate(lines):
-            out.append(line)
-            following = lines[i + 1].strip() if i + 1 < len(lines) else ""
-            if _GUARD.match(line) and following and following not in ("end", "else") \
-                    and not following.startswith("elsif "):
-                out.append("")
-        self.p.lines = out
-        return self.p.text()

@@ -46,7 +46,7 @@ def render(g: Scope) -> str:
         emit_protocol(g)
     g.p.outdent()
     g.out("end")
-    return g.text()
+    return g.p.text()
 
 
 def emit_class(g: Scope, s: ir.StructType) -> None:
