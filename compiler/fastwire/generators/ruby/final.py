@@ -44,25 +44,17 @@ def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> 
     fields = list(zip(s.all_fields, layout.fields))
     g.out("", "def fput(buf, v)", "  " + wrong_class(cls, "v", cls))
     g.p.indent()
-    if fields and not deep:  # values and strings: one pack
-        vals, fmt = [], ""
-        for n, (f, fl) in enumerate(fields):
-            if is_text(fl.wire):
-                g.out(f"s{n} = v.{attr_name(f.name)}", wrong_field(f"{s.name}.{f.name}", "string", f"s{n}"))
-                vals += [f"s{n}.bytesize", f"s{n}"]
-                fmt += "Va*"
-            else:
-                g.out(f"x{n} = v.{attr_name(f.name)}", check(f"x{n}", fl.wire, f"{s.name}.{f.name}"))
-                vals.append(f"x{n}")
-                fmt += directive(fl.wire)
-        g.out(f'[{", ".join(vals)}].pack("{fmt}", buffer: buf)')
-    else:
-        # nested: one pack of every value (format built as it goes), the structs it
-        # holds inlined; a field the runtime's codec writes flushes the pack first
+    # values and strings: one pack; else one pack of every value (format built as it
+    # goes), the structs it holds inlined, a field the runtime's codec writes flushing it
+    flat = bool(fields) and not deep
+    if not flat:
         g.out("vals = []", 'fmt = +""')
-        g.start_walk(1)
-        g.fp_vals, g.fp_fmt = [], ""
-        fput_fields(g, s, "v", [s.qualified_name])
+    g.start_walk(0 if flat else 1)
+    g.fp_vals, g.fp_fmt = [], ""
+    fput_fields(g, s, "v", [s.qualified_name], flat)
+    if flat:
+        g.out(f'[{", ".join(g.fp_vals)}].pack("{g.fp_fmt}", buffer: buf)')
+    else:
         fput_flush(g, pack=True)
     g.p.outdent()
     g.out("end")
@@ -117,7 +109,7 @@ def fput_struct(g: Scope, ref: ir.TypeRef, var: str, chain: List[str]) -> None:
     fput_fields(g, t, var, chain + [t.qualified_name])
 
 
-def fput_fields(g: Scope, s: ir.StructType, var: str, chain: List[str]) -> None:
+def fput_fields(g: Scope, s: ir.StructType, var: str, chain: List[str], flat: bool = False) -> None:
     layout = g.model.struct(s.qualified_name)
     for f, fl in zip(s.all_fields, layout.fields):
         t = g.tags
@@ -125,7 +117,7 @@ def fput_fields(g: Scope, s: ir.StructType, var: str, chain: List[str]) -> None:
         w, a, where = fl.wire, attr_name(f.name), f"{s.name}.{f.name}"
         k, sh = kind(w), shape(w)
         if is_text(w):
-            g.out(f"s{t} = {var}.{a}", wrong_field(where, k, f"s{t}"), "")
+            g.out(f"s{t} = {var}.{a}", wrong_field(where, "string" if flat else k, f"s{t}"), "")
             g.fp_vals += [f"s{t}.bytesize", f"s{t}"]
             g.fp_fmt += "Va*"
         elif k == "struct":

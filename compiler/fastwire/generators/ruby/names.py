@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Union
 
 from ... import ir, lower
 from ..common import naming
@@ -107,7 +107,7 @@ class Scope:
     def qualify(self, package: Optional[str], name: str) -> str:
         return name if package in (None, self.pkg.name) else f"{module_name(package)}::{name}"
 
-    def type_name(self, ref: ir.TypeRef) -> str:
+    def type_name(self, ref: Union[ir.TypeRef, ir.StructType]) -> str:
         return self.qualify(ref.package, class_name(ref.name))
 
     def inlinable(self, ref: ir.TypeRef, chain: List[str]) -> Optional[ir.StructType]:

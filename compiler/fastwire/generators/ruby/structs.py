@@ -8,8 +8,8 @@ import os
 from ... import __version__, ir
 from ..common import docs, naming
 from .names import Scope, attr_name, class_name, field_const, member_names
-from .types import codec_expr, comments, default, directive, kind, nested, plain_codec, ruby_string
-from .versioned import emit_fast_paths, flat_parts, vector_of_flat
+from .types import codec_expr, comments, default, directive, kind, nested, plain_codec, ruby_string, shape
+from .versioned import emit_fast_paths, flat_inline, flat_parts
 
 
 def render(g: Scope) -> str:
@@ -128,7 +128,7 @@ def emit_codecs(g: Scope, enums: list) -> None:
             g.out("", f"Z_{s.name} = (\"\\0\" * {layout.body_size}).b.freeze",
                   f"Z_{s.name}_ROOT = (\"\\0\" * {layout.body_size + 8}).b.freeze")
         for f, fl in zip(s.all_fields, layout.fields):
-            elem = vector_of_flat(g, fl.wire, f)
+            elem = flat_inline(g, f.type.value) if shape(fl.wire) == "vec_struct" else None
             if elem is not None:
                 one = flat_parts(g, elem, "y", "_")[2]
                 g.out(f'VF_{s.name}_{f.name} = Fastwire.vector_formats("{one}")')

@@ -37,31 +37,25 @@ def flat_inline(g: Scope, ref: ir.TypeRef) -> Optional[ir.StructType]:
     return t if t is not None and flat(g, t) else None
 
 
-def vector_of_flat(g: Scope, w: lower.WireType, f: ir.Field) -> Optional[ir.StructType]:
-    return flat_inline(g, f.type.value) if shape(w) == "vec_struct" else None
-
-
-def flat_parts(g: Scope, s: ir.StructType, var: str, sfx: str) -> tuple:
-    """Lines that read and check a flat struct's fields from `var`, then its values in
+def flat_parts(g: Scope, s: ir.StructType, var: str, sfx: str, name: str = "") -> tuple:
+    """Lines that check the flat struct in `var` and read its fields, then its values in
     pack order (header, slots, blocks), their format and its size (an expression)."""
     layout = g.model.struct(s.qualified_name)
-    lines: List[str] = []
+    lines = [wrong_class(name or s.name, var, g.type_name(s))]
     vals, tail = [str(layout.body_size), str(s.type_number)], []
     fmt, at = "VV", str(layout.body_size)
     for n, (f, fl) in enumerate(zip(s.all_fields, layout.fields)):
-        a, k = attr_name(f.name), kind(fl.wire)
+        a, where = attr_name(f.name), f"{s.name}.{f.name}"
         fmt += directive(fl.wire)
         if is_text(fl.wire):
             sv, nv = f"s{sfx}{n}", f"n{sfx}{n}"
-            lines += [f"{sv} = {var}.{a}", wrong_field(f"{s.name}.{f.name}", k, sv),
-                      f"{nv} = {sv}.bytesize"]
+            lines += [f"{sv} = {var}.{a}", wrong_field(where, kind(fl.wire), sv), f"{nv} = {sv}.bytesize"]
             vals.append(at)
             at = f"{at} + 4 + {nv}"
             tail += [nv, sv]
         else:
-            xv = f"x{sfx}{n}"
-            lines += [f"{xv} = {var}.{a}", check(xv, fl.wire, f"{s.name}.{f.name}")]
-            vals.append(xv)
+            lines += [f"x{sfx}{n} = {var}.{a}", check(f"x{sfx}{n}", fl.wire, where)]
+            vals.append(f"x{sfx}{n}")
     return lines, vals + tail, fmt + "Va*" * (len(tail) // 2), at
 
 
@@ -73,15 +67,14 @@ def by_root(g: Scope, root: List[str], plain: List[str]) -> None:
 def emit_fast_paths(g: Scope, s: ir.StructType) -> None:
     layout = g.model.struct(s.qualified_name)
     cls, body, tn = class_name(s.name), layout.body_size, s.type_number
-    g.out("", f"# {cls}: straight-line paths ({body}-byte body, type {tn}).", f"class << S_{s.name}")
+    g.out("", f"# {cls}: straight-line paths ({body}-byte body, type {tn}).", f"class << S_{s.name}",
+          "  def vput(buf, base, v, root = false)")  # root: the model's [size][8] header too
     g.p.indent()
-    # -- versioned write (root: the model's [size][8] header written with the body)
-    g.out("def vput(buf, base, v, root = false)", "  " + wrong_class(cls, "v", cls))
     g.p.indent()
     if nested(layout):
         emit_vput(g, s, layout)
     else:  # blocks follow the body in field order: body and blocks in one pack
-        lines, vals, fmt, at = flat_parts(g, s, "v", "")
+        lines, vals, fmt, at = flat_parts(g, s, "v", "", cls)
         g.out(*lines, "pos = buf.bytesize")
         by_root(g, [f'[{at} + 8, 8, {", ".join(vals)}].pack("VV{fmt}", buffer: buf)'],
                 [f'[{", ".join(vals)}].pack("{fmt}", buffer: buf)'])
@@ -99,82 +92,68 @@ def emit_vput(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
     """A struct holding structs: the body's values collected in `vals`, the blocks
     appended as they come; strings and flat structs by one pack (pend), their offsets
     from the sizes of what comes before them in it."""
-    body, tn = layout.body_size, s.type_number
+    body, tn, cls = layout.body_size, s.type_number, class_name(s.name)
     vfmt = "VV" + "".join(directive(fl.wire) for fl in layout.fields)
-    g.out("if root", f"  buf << Z_{s.name}_ROOT", f"  pos = buf.bytesize - {body}",
-          f"  vals = [0, 8, {body}, {tn}]", "else", "  pos = buf.bytesize", f"  buf << Z_{s.name}",
-          f"  vals = [{body}, {tn}]", "end")
+    g.out(wrong_class(cls, "v", cls), "if root", f"  buf << Z_{s.name}_ROOT",
+          f"  pos = buf.bytesize - {body}", f"  vals = [0, 8, {body}, {tn}]", "else",
+          "  pos = buf.bytesize", f"  buf << Z_{s.name}", f"  vals = [{body}, {tn}]", "end")
     pend: List[str] = []
     fmts: List[str] = []
     sizes: List[str] = []
-
-    def flush() -> None:
-        if pend:
-            g.out(f'[{", ".join(pend)}].pack("{"".join(fmts)}", buffer: buf)')
-        del pend[:], fmts[:], sizes[:]
-
-    def append(lines: List[str], vals: List[str], fmt: str, size: str) -> None:
-        g.out(*lines, f"vals << ({' + '.join(['buf.bytesize - pos'] + sizes)})")
-        pend.extend(vals)
-        fmts.append(fmt)
-        sizes.append(size)
-
     for n, (f, fl) in enumerate(zip(s.all_fields, layout.fields)):
         a, k, sh, where = attr_name(f.name), kind(fl.wire), shape(fl.wire), f"{s.name}.{f.name}"
-        inline = flat_inline(g, f.type.value) if sh in ("struct", "opt_struct") else None
+        t = flat_inline(g, f.type.value) if sh in ("struct", "opt_struct", "vec_struct") else None
         inner = plain_codec(g, f.type.value)
-        if is_text(fl.wire):
-            append([f"s{n} = v.{a}", wrong_field(where, k, f"s{n}"), f"n{n} = s{n}.bytesize"],
-                   [f"n{n}", f"s{n}"], "Va*", f"4 + n{n}")
+        if is_text(fl.wire) or (t and sh == "struct"):
+            if t:
+                lines, vals, fmt, size = flat_parts(g, t, f"y{n}", f"_{n}_")
+                lines = [f"y{n} = v.{a}", *lines]
+                size = f"({size})" if "+" in size else size
+            else:
+                lines = [f"s{n} = v.{a}", wrong_field(where, k, f"s{n}"), f"n{n} = s{n}.bytesize"]
+                vals, fmt, size = [f"n{n}", f"s{n}"], "Va*", f"4 + n{n}"
+            g.out(*lines, f"vals << ({' + '.join(['buf.bytesize - pos'] + sizes)})")
+            pend += vals
+            fmts.append(fmt)
+            sizes.append(size)
             continue
-        if inline is not None and sh == "struct":
-            lines, ivals, ifmt, isize = flat_parts(g, inline, f"y{n}", f"_{n}_")
-            icls = g.qualify(inline.package, class_name(inline.name))
-            append([f"y{n} = v.{a}", wrong_class(inline.name, f"y{n}", icls), *lines], ivals, ifmt,
-                   f"({isize})" if "+" in isize else isize)
-            continue
-        if k in ("struct", "other"):
-            flush()
+        if k in ("struct", "other") and pend:
+            g.out(f'[{", ".join(pend)}].pack("{"".join(fmts)}", buffer: buf)')
+            del pend[:], fmts[:], sizes[:]
         if k == "struct":
             g.out(f"vals << {inner}.vput(buf, pos, v.{a})")
-        elif inline is not None:
-            # T? of a flat struct: its block is the struct's offset (4: the body
-            # follows), then the struct: one pack
-            lines, ivals, ifmt, _ = flat_parts(g, inline, "x", f"_{n}_")
-            icls = g.qualify(inline.package, class_name(inline.name))
-            g.out(f"x = v.{a}", "if x.nil?", "  vals << 0 << 0", "else",
-                  "  " + wrong_class(inline.name, "x", icls), *("  " + x for x in lines),
-                  "  vals << 1 << (buf.bytesize - pos)",
-                  f'  [4, {", ".join(ivals)}].pack("V{ifmt}", buffer: buf)', "end")
         elif sh == "opt_struct":
-            # T? of a struct: its block is the struct's offset (4: the body follows)
-            g.out(f"x = v.{a}", "if x.nil?", "  vals << 0 << 0", "else", "  at = buf.bytesize",
-                  '  buf << "\\x04\\0\\0\\0"', f"  {inner}.vput(buf, at, x)",
-                  "  vals << 1 << (at - pos)", "end")
+            # T? of a struct: its block is the struct's offset (4: the body follows);
+            # a flat struct then in one pack with it
+            g.out(f"x = v.{a}", "if x.nil?", "  vals << 0 << 0", "else")
+            if t:
+                lines, vals, fmt, _ = flat_parts(g, t, "x", f"_{n}_")
+                g.out(*("  " + x for x in lines), "  vals << 1 << (buf.bytesize - pos)",
+                      f'  [4, {", ".join(vals)}].pack("V{fmt}", buffer: buf)', "end")
+            else:
+                g.out("  at = buf.bytesize", '  buf << "\\x04\\0\\0\\0"', f"  {inner}.vput(buf, at, x)",
+                      "  vals << 1 << (at - pos)", "end")
         elif sh == "vec_struct":
-            # T[] / T() of a struct: [count][offsets], then the bodies
+            # T[] / T() of a struct: [count][offsets], then the bodies; flat elements:
+            # count, offsets and every element (body, then its blocks) in one pack
             g.out(f"x = v.{a}", wrong_field(where, "Array", "x", "Array"), "at = buf.bytesize",
                   "vals << (at - pos)", "n = x.size", "if n.zero?", '  buf << "\\0\\0\\0\\0"', "else")
-            elem = vector_of_flat(g, fl.wire, f)
-            if elem is None:
+            if t:
+                lines, vals, _, size = flat_parts(g, t, "y", "_")
+                g.out("  o = at + 4 + (4 * n) - pos", "  head = [n]", "  items = []", "  j = 0",
+                      "  while j < n", "    y = x[j]", *("    " + x for x in lines), "    head << o",
+                      f"    items.push({', '.join(vals)})", f"    o += {size}", "    j += 1", "  end",
+                      f"  head.concat(items).pack(VF_{s.name}_{f.name}[n], buffer: buf)", "end")
+            else:
                 g.out('  buf << ("\\0" * (4 + (4 * n)))', "  offs = [n]", "  j = 0", "  while j < n",
                       f"    offs << {inner}.vput(buf, pos, x[j])", "    j += 1", "  end",
                       '  buf[at, 4 + (4 * n)] = offs.pack("V*")', "end")
-                continue
-            # flat elements: count, offsets and every element (body, then its blocks)
-            # in one pack, the offsets from the sizes
-            lines, vals, _, size = flat_parts(g, elem, "y", "_")
-            ecls = g.qualify(elem.package, class_name(elem.name))
-            g.out("  o = at + 4 + (4 * n) - pos", "  head = [n]", "  items = []", "  j = 0",
-                  "  while j < n", "    y = x[j]", "    " + wrong_class(elem.name, "y", ecls),
-                  *("    " + x for x in lines), "    head << o",
-                  f"    items.push({', '.join(vals)})", f"    o += {size}", "    j += 1", "  end",
-                  f"  head.concat(items).pack(VF_{s.name}_{f.name}[n], buffer: buf)", "end")
         elif k == "other":
             g.out(f"{field_const(s, f)}.vwrite(vals, buf, pos, v.{a})")
         else:
             g.out(f"x = v.{a}", check("x", fl.wire, where), "vals << x")
-    flush()
+    if pend:
+        g.out(f'[{", ".join(pend)}].pack("{"".join(fmts)}", buffer: buf)')
     by_root(g, ["vals[0] = buf.bytesize - pos + 8", f'buf[pos - 8, {body + 8}] = vals.pack("VV{vfmt}")'],
             [f'buf[pos, {body}] = vals.pack("{vfmt}")'])
 
