@@ -16,7 +16,6 @@ from .types import (
     kind,
     nested,
     plain_codec,
-    read_directive,
     shape,
     wrong_class,
     wrong_field,
@@ -191,7 +190,7 @@ def fget_struct(g: Scope, s: ir.StructType, d: str, chain: List[str], var: str) 
         if i == taken:
             continue
         if run is not None:
-            fmt = "".join(read_directive(fields[j][1].wire) for j in run.indexes)
+            fmt = "".join(directive(fields[j][1].wire, True) for j in run.indexes)
             nxt = i + run.count
             text = nxt < len(fields) and is_text(fields[nxt][1].wire)
             size = run.size + 4 * text

@@ -97,12 +97,13 @@ class Scope:
             self.guard = (" if " in line or " unless " in line) and _GUARD.match(line) is not None
 
     @contextmanager
-    def block(self, *head: str, end: str = "end") -> Iterator[None]:
+    def block(self, *head: str) -> Iterator[None]:
+        """`head`, what is printed inside one level in, then `end`."""
         self.out(*head)
         self.p.indent()
         yield
         self.p.outdent()
-        self.out(end)
+        self.out("end")
 
     def qualify(self, package: Optional[str], name: str) -> str:
         return name if package in (None, self.pkg.name) else f"{module_name(package)}::{name}"

@@ -110,7 +110,6 @@ ROLES: Dict[str, str] = {
     **{h: h for h in ("bool", "float", "double", "decimal", "uuid", "string", "bytes", "struct")},
 }
 STRUCT_HOLDERS = {"optional": "opt_struct", "vector": "vec_struct", "list": "vec_struct"}
-TEXT = ("string", "bytes")
 # kind -> the line that leaves a value's wire form in {v} (ints: a range check)
 CHECKS = {
     "bool": "{v} = Fastwire::BOOL.to_wire({v})",
@@ -119,7 +118,7 @@ CHECKS = {
     "decimal": "{v} = Fastwire::DecimalCodec.bytes({v})",
     "uuid": "{v} = Fastwire::UUID_.to_wire({v})",
 }
-# kind -> the Ruby value of a wire value {e} read by read_directive()
+# kind -> the Ruby value of a wire value {e} read by directive(w, read=True)
 CONVERTS = {"bool": "{e} != 0", "decimal": "Fastwire::DecimalCodec.of({e})",
             "uuid": "Fastwire::UUID.new({e})"}
 
@@ -150,18 +149,17 @@ def codec_expr(g: Scope, t: ir.FieldType) -> str:
     return c
 
 
-def directive(w: lower.WireType) -> str:
+def directive(w: lower.WireType, read: bool = False) -> str:
     """The pack directive(s) of a slot: an array's elements' in turn, a value's by its
-    helper or its scalar, else an offset."""
-    if w.helper == "array":
+    helper or its scalar, else an offset. A float value is read as a float ("e" keeps a NaN's
+    payload)."""
+    h = w.helper
+    if h == "array":
         assert w.element is not None and w.length is not None
         return directive(w.element) * w.length
-    return SLOT_DIRECTIVES.get(w.helper) or (SCALARS[w.scalar] if w.scalar else "V")
-
-
-def read_directive(w: lower.WireType) -> str:
-    """As directive(), but a float is read as a float ("e" keeps a NaN's payload)."""
-    return "e" if w.helper == "float" else directive(w)
+    if read and h == "float":
+        return "e"
+    return SLOT_DIRECTIVES.get(h) or (SCALARS[w.scalar] if w.scalar else "V")
 
 
 def kind(w: lower.WireType) -> str:
@@ -182,7 +180,7 @@ def shape(w: lower.WireType) -> str:
 
 def is_text(w: lower.WireType) -> bool:
     """A string or bytes: [u32 length][bytes]."""
-    return kind(w) in TEXT
+    return kind(w) in ("string", "bytes")
 
 
 def nested(layout: lower.StructLayout) -> bool:
@@ -204,7 +202,7 @@ def check(var: str, w: lower.WireType, where: str) -> str:
 
 
 def convert(expr: str, w: lower.WireType) -> str:
-    """A value read by read_directive() as the field's Ruby value."""
+    """A value read by directive(w, read=True) as the field's Ruby value."""
     return CONVERTS.get(kind(w), "{e}").format(e=expr)
 
 

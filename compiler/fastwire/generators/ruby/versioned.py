@@ -19,22 +19,17 @@ from .types import (
     kind,
     nested,
     plain_codec,
-    read_directive,
     shape,
     wrong_class,
     wrong_field,
 )
 
 
-def flat(g: Scope, s: ir.StructType) -> bool:
-    """A struct of values and strings only (its blocks follow its body in order)."""
-    return not nested(g.model.struct(s.qualified_name))
-
-
 def flat_inline(g: Scope, ref: ir.TypeRef) -> Optional[ir.StructType]:
-    """The flat struct of this package a write inlines, if `ref` is one."""
+    """The struct of this package a write inlines, if `ref` is one of values and strings
+    only (its blocks follow its body in order)."""
     t = g.inlinable(ref, [])
-    return t if t is not None and flat(g, t) else None
+    return t if t is not None and not nested(g.model.struct(t.qualified_name)) else None
 
 
 def flat_parts(g: Scope, s: ir.StructType, var: str, sfx: str, name: str = "") -> tuple:
@@ -185,7 +180,7 @@ def emit_fast_reads(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> N
     """vget and vverify: the body's slots in one unpack when it is this version."""
     cls, body, tn, deep = class_name(s.name), layout.body_size, s.type_number, nested(layout)
     fields = list(zip(s.all_fields, layout.fields))
-    gfmt = "Q<" + "".join(read_directive(fl.wire) for fl in layout.fields)  # size, type: a u64
+    gfmt = "Q<" + "".join(directive(fl.wire, True) for fl in layout.fields)  # size, type: a u64
     get_index, check_index = [], []
     # Verify reads only what it checks: offsets, optional flags, decimal scale bytes.
     check_fmt, at, skip, i = "VV", 2, 0, 1
