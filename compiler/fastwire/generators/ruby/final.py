@@ -104,7 +104,7 @@ def fput_struct(g: Scope, ref: ir.TypeRef, var: str, chain: List[str]) -> None:
     t = g.inlinable(ref, chain)
     if t is None:
         return fput_call(g, plain_codec(g, ref), var)
-    g.out(wrong_class(t.name, var, g.qualify(t.package, class_name(t.name))), "")
+    g.out(wrong_class(t.name, var, g.type_name(t)), "")
     fput_fields(g, t, var, chain + [t.qualified_name])
 
 
@@ -231,7 +231,7 @@ def fget_struct(g: Scope, s: ir.StructType, d: str, chain: List[str], var: str) 
             g.out("r.pos = p", f"{a} = {g.qualify(s.package, field_const(s, f))}.fget(r, {dc})",
                   "p = r.pos")
         args.append(a)
-    cls = g.qualify(s.package, class_name(s.name))
+    cls = g.type_name(s)
     g.out(f"{var} = {cls}.allocate._fw_set" + (f"({', '.join(args)})" if args else ""))
 
 
