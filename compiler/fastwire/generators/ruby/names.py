@@ -18,7 +18,7 @@ CORE = frozenset("""
     Integer Kernel Marshal MatchData Math Method Module NilClass Numeric Object
     ObjectSpace Proc Process Random Range Rational Regexp Set Signal String Struct Symbol
     Thread Time TracePoint TrueClass UnboundMethod Warning JSON Socket BigDecimal
-    SecureRandom Base64 Comparable Minitest""".split())
+    SecureRandom Base64 Minitest""".split())
 
 # A guard clause: a line that leaves the method (or raises) under a condition.
 _GUARD = re.compile(r"^\s*(raise|return|next|break|fail)\b.* (if|unless) ")

@@ -34,14 +34,12 @@ def render(g: Scope) -> str:
     if enums or g.structs:  # no blank line after `module`
         del g.p.lines[start]
     emit_codecs(g, enums)
+    models = (("", "versioned root model: serialize, verify, deserialize"),
+              ("Final", "final (compact) root model"))[:1 + g.options.final]
     for s in g.pkg.structs:
-        cls = class_name(s.name)
-        g.out("", f"# {cls} as a versioned root model: serialize, verify, deserialize.",
-              f"class {s.name}Model < Fastwire::Model", f"  self.codec = S_{s.name}", "end")
-        if g.options.final:
-            g.out("", f"# {cls} as a final (compact) root model.",
-                  f"class {s.name}FinalModel < Fastwire::FinalModel", f"  self.codec = S_{s.name}",
-                  "end")
+        for fmt, what in models:
+            g.out("", f"# {class_name(s.name)} as a {what}.", f"class {s.name}{fmt}Model < Fastwire::{fmt}Model",
+                  f"  self.codec = S_{s.name}", "end")
     if g.options.proto:
         emit_protocol(g)
     g.p.outdent()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ... import ir, lower
-from ...layouts import DECIMAL, OFFSET, OPTIONAL
+from ...layouts import DECIMAL
 from .final import emit_final_paths
 from .names import Scope, attr_name, class_name, field_const
 from .types import (
@@ -173,7 +173,25 @@ VVERIFY = {
     "array": "{c}.vcheck_slot(r, pos + {off}, pos, d)",
     "other": "{c}.vcheck(r, raw, {ri}, pos + {off}, pos, d)",
 }
-CHECK_READS = {"string", "bytes", "struct", "opt_struct", "vec_struct", "other"}  # their slots
+# the slots vverify and vok read (a decimal: its scale byte)
+VVERIFY_READS = {"string", "bytes", "struct", "opt_struct", "vec_struct", "other", "decimal"}
+VOK_READS = {"string", "bytes", "struct", "opt_struct", "vec_struct", "decimal"}
+LOCALS = {"V": "o", "CV": "fo", "C": "c"}  # vok's locals of what it reads: offset, flag
+
+
+def slot_reads(layout: lower.StructLayout, shapes: set) -> tuple:
+    """An unpack format of the slots of these shapes after the 8-byte header, the fields
+    it reads with their directives, and where it ends."""
+    fmt, at, read = "", 8, []
+    for n, fl in enumerate(layout.fields):
+        sh = shape(fl.wire)
+        if sh in shapes:
+            part = "C" if sh == "decimal" else directive(fl.wire)
+            want = fl.offset + (DECIMAL.scale_at if sh == "decimal" else 0)
+            fmt += (f"x{want - at}" if want > at else "") + part
+            at = want + (1 if sh == "decimal" else fl.wire.slot)
+            read.append((n, part))
+    return fmt, read, at
 
 
 def emit_fast_reads(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
@@ -181,26 +199,16 @@ def emit_fast_reads(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> N
     cls, body, tn, deep = class_name(s.name), layout.body_size, s.type_number, nested(layout)
     fields = list(zip(s.all_fields, layout.fields))
     gfmt = "Q<" + "".join(directive(fl.wire, True) for fl in layout.fields)  # size, type: a u64
-    get_index, check_index = [], []
-    # Verify reads only what it checks: offsets, optional flags, decimal scale bytes.
-    check_fmt, at, skip, i = "VV", 2, 0, 1
+    get_index, i = [], 1
     for fl in layout.fields:
         get_index.append(i)
         i += count_directives(directive(fl.wire))
-        k = shape(fl.wire)
-        if k in CHECK_READS:
-            part = directive(fl.wire)
-        elif k == "decimal":
-            skip += DECIMAL.scale_at
-            part = "C"
-        else:
-            skip += fl.wire.slot
-            check_index.append(-1)
-            continue
-        check_fmt += (f"x{skip}" if skip else "") + part
-        skip = 1 if k == "decimal" else 0
-        check_index.append(at)
-        at += count_directives(part)
+    # Verify reads only what it checks: offsets, optional flags, decimal scale bytes.
+    check_fmt, read, _ = slot_reads(layout, VVERIFY_READS)
+    check_fmt, check_index, i = "VV" + check_fmt, [-1] * len(fields), 2
+    for n, part in read:
+        check_index[n] = i
+        i += count_directives(part)
     # A struct of values and strings: vget reads its first string with the body (the
     # length after it, where writers put the block), when it is there.
     first = None if deep else next((n for n, fl in enumerate(layout.fields)
@@ -274,14 +282,6 @@ def emit_vok(g: Scope, s: ir.StructType) -> None:
         g.out("  b", "end")
 
 
-# shape -> what vok unpacks of a slot: directives, at the decimal's scale byte, locals
-VOK_READS = {
-    "string": ("V", False, "o"), "bytes": ("V", False, "o"), "struct": ("V", False, "o"),
-    "vec_struct": ("V", False, "o"), "opt_struct": ("CV", False, "fo"), "decimal": ("C", True, "c"),
-}
-READ_SIZES = {"V": OFFSET, "CV": OPTIONAL.slot, "C": 1}
-
-
 def vok_call_or_inline(g: Scope, ref: ir.TypeRef, base: str, off: str, slot_end: str, d: str,
                        chain: List[str], d_checked: bool = False) -> None:
     t = g.inlinable(ref, chain)
@@ -300,18 +300,9 @@ def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d
     body, tn = layout.body_size, s.type_number
     # size and type as one u64 (one value fewer to unpack): st == size | type << 32 for
     # a body of this version; else split
-    fmt, names, at, first_text = "Q<", [f"st{t}"], 8, None
-    for n, fl in enumerate(layout.fields):
-        read = VOK_READS.get(shape(fl.wire))
-        if read is None:
-            continue
-        part, at_scale, locals_ = read
-        want = fl.offset + (DECIMAL.scale_at if at_scale else 0)
-        if is_text(fl.wire) and first_text is None:
-            first_text = n
-        fmt += (f"x{want - at}" if want > at else "") + part
-        names += [f"{v}{t}_{n}" for v in locals_]
-        at = want + READ_SIZES[part]
+    fmt, read, at = slot_reads(layout, VOK_READS)
+    fmt, names = "Q<" + fmt, [f"st{t}"] + [f"{v}{t}_{n}" for n, part in read for v in LOCALS[part]]
+    first_text = next((n for n, _ in read if is_text(layout.fields[n].wire)), None)
     need = body
     if first_text is not None:
         fmt += (f"x{body - at}" if body > at else "") + "V"
