@@ -178,8 +178,7 @@ def fget_call_or_inline(g: Scope, ref: ir.TypeRef, d: str, chain: List[str], var
 def fget_struct(g: Scope, s: ir.StructType, d: str, chain: List[str], var: str) -> None:
     layout = g.model.struct(s.qualified_name)
     fields = list(zip(s.all_fields, layout.fields))
-    t = "" if g.tags == 0 else str(g.tags)
-    g.tags += 1
+    t = g.tag()
     dc = f"d{t}_"
     g.out(f"Fastwire.too_deep! if {d} < 1", "", *([f"{dc} = {d} - 1"] if nested(layout) else []))
     args: List[str] = []
@@ -267,16 +266,16 @@ def emit_fok(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
             acc += run.size
             continue
         if is_text(w):
-            g.out(f"return nil if {at(4)} > e", "", f'p += {acc + 4} + buf.unpack1("V", offset: {at(0)})')
+            g.out(f"return nil if {at(4)} > e", f'p += {acc + 4} + buf.unpack1("V", offset: {at(0)})')
         elif k == "struct":
             g.out(f"return nil unless (p = {inner}.fok(r, buf, {at(0)}, e, d))", "")
         elif sh == "opt_struct":
-            g.out(f"return nil if {at(0)} >= e", "", f"if buf.getbyte({at(0)}).zero?", f"  p += {acc + 1}",
+            g.out(f"return nil if {at(0)} >= e", f"if buf.getbyte({at(0)}).zero?", f"  p += {acc + 1}",
                   f"elsif !(p = {inner}.fok(r, buf, {at(1)}, e, d))", "  return nil", "end")
         elif sh == "vec_struct" and w.element is not None and w.element.final_min > 0:
-            g.out(f"return nil if {at(4)} > e", "", f'n = buf.unpack1("V", offset: {at(0)})',
-                  f"p += {acc + 4}", f"return nil if n > (e - p) / {w.element.final_min}", "",
-                  "while n.positive?", f"  return nil unless (p = {inner}.fok(r, buf, p, e, d))", "",
+            g.out(f"return nil if {at(4)} > e", f'n = buf.unpack1("V", offset: {at(0)})',
+                  f"p += {acc + 4}", f"return nil if n > (e - p) / {w.element.final_min}",
+                  "while n.positive?", f"  return nil unless (p = {inner}.fok(r, buf, p, e, d))",
                   "  n -= 1", "end")
         else:
             # the runtime's codec, on the Reader (it raises DecodeError when malformed)

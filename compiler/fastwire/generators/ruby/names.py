@@ -126,6 +126,11 @@ class Scope:
             self.inline_left -= len(t.all_fields)
         return t
 
+    def tag(self) -> str:
+        """The next inlined struct's suffix of its locals ("" for the first)."""
+        self.tags += 1
+        return str(self.tags - 1) if self.tags > 1 else ""
+
     def start_walk(self, tags: int) -> None:
         """A fast path starts: its locals from `tags`, the whole allowance of inlining."""
         self.tags = tags

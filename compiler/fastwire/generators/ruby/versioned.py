@@ -295,8 +295,7 @@ def vok_call_or_inline(g: Scope, ref: ir.TypeRef, base: str, off: str, slot_end:
 def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d: str,
                chain: List[str], d_checked: bool = False, root: bool = False) -> None:
     layout = g.model.struct(s.qualified_name)
-    t = "" if g.tags == 0 else str(g.tags)
-    g.tags += 1
+    t = g.tag()
     body, tn = layout.body_size, s.type_number
     # size and type as one u64 (one value fewer to unpack): st == size | type << 32 for
     # a body of this version; else split
