@@ -127,7 +127,7 @@ class Scope:
         return t
 
     def tag(self) -> str:
-        """The next inlined struct's suffix of its locals ("" for the first)."""
+        """The suffix of the next inlined struct's locals ("" for the first)."""
         self.tags += 1
         return str(self.tags - 1) if self.tags > 1 else ""
 
