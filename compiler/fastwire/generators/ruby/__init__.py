@@ -1,24 +1,15 @@
-"""The Ruby generator: one file per package, on the `fastwire` gem (ruby/).
+"""The Ruby generator: one file per package, `<package>_fbe.rb`, on the `fastwire` gem
+(ruby/), holding module `<Package>`:
 
-    fastwire compile schemas/proto.fbe --lang ruby --final --json --proto -o gen/
-    fastwire --ruby --input=schemas/proto.fbe --output=gen/          # fbec's flags
+- enums and flags as modules of Integer constants (unknown values are kept);
+- one class per struct or message: accessors, keyword `initialize` with the schema's
+  defaults, equality (and `<=>` with `[key]` fields), `to_s` as the C++ printout, JSON;
+- one codec per type (`E_<Enum>`, `S_<Struct>`) with its field table from the lowered
+  wire model (the runtime walks it) and straight-line fast paths (versioned, final);
+- `<Struct>Model`, `<Struct>FinalModel`; with --proto: Sender, Receiver, Proxy, Client.
 
-Each package becomes `<package>_fbe.rb` holding module `<Package>` (`proto` -> `Proto`):
-
-- enums and flags as modules of Integer constants (`Proto::OrderSide::SELL`); values
-  are plain Integers, so unknown values are kept;
-- one class per struct or message: attribute accessors, `initialize` with keyword
-  arguments and the schema's defaults, `==`/`eql?`/`hash` (and `<=>` with `[key]` fields)
-  by the shared equality rule, `to_s`/`inspect` as the C++ printout, `to_json` /
-  `from_json`;
-- one codec per type (`E_<Enum>`, `S_<Struct>`): the field table from the lowered wire
-  model (every slot offset, the body size, the body's pack format and the final
-  format's runs of fixed-size fields); the runtime walks it;
-- `<Struct>Model` (versioned) and `<Struct>FinalModel` (with --final);
-- with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
-
-Modules: names (Scope: the Printer, the model), literals, types (tables by helper),
-structs, versioned and final (fast paths, by shape through tables), protocol.
+Modules: names (names, the Scope), types (literals, type tables), structs, versioned,
+final.
 """
 
 from __future__ import annotations
