@@ -9,7 +9,7 @@ from typing import Dict
 from ... import ir
 from ...lower import StructLayout
 from .names import Scope, string
-from .types import codec, inlined
+from .types import inlined, parts
 
 SB = "global::System.Text.StringBuilder sb"
 
@@ -19,7 +19,7 @@ def emit(sc: Scope, s: ir.StructType, layout: StructLayout, t: str, attr: Dict[i
 
     def field_codec(index: int) -> str:  # nested structs through their codec's Instance
         w = wires[index]
-        return codec(sc, w)[1] if inlined(w) == "struct" else f"F{index}"
+        return parts(sc, w)[2] if inlined(w) == "struct" else f"F{index}"
 
     jfields = layout.plan.json.fields
     puts = []

@@ -3,7 +3,7 @@ every module renders with."""
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Optional, Tuple
 
 from ... import ir, lower
 from ..common import docs, naming
@@ -57,11 +57,19 @@ class Scope:
         self.options = options
         self.p = Printer(indent=options.indent or 4, tabs=options.tabs)
         self.fast_n = 0  # the fast paths' local variables: stem + number
+        # Worked out once: namespaces, types.parts, versioned.inline_check, types.spelled.
+        self.spaces: Dict[str, str] = {}
+        self.parts: Dict[object, Tuple[str, str, str]] = {}
+        self.inline: Dict[str, Optional[int]] = {}
+        self.spelled: Dict[Tuple[str, bool], bool] = {}
 
     def namespace(self, package: str) -> str:
-        p = self.schema.package(package)
-        parts = (p.domain.split(".") if p.domain else []) + [p.name]
-        return ".".join(ident(x) for x in parts)
+        got = self.spaces.get(package)
+        if got is None:
+            p = self.schema.package(package)
+            parts = (p.domain.split(".") if p.domain else []) + [p.name]
+            got = self.spaces[package] = ".".join(ident(x) for x in parts)
+        return got
 
     def _in(self, qualified: str, middle: str) -> str:
         package, _, name = qualified.partition(".")

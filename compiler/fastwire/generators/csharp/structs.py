@@ -10,7 +10,7 @@ from ... import ir
 from . import final, json, versioned
 from .literals import int_text, literal
 from .names import RT, Scope, field_names, ident, string
-from .types import ENUM_BASE, ENUM_BASE_CODEC, codec, cs_type, inlined, zero
+from .types import ENUM_BASE, ENUM_CODEC, inlined, parts, zero
 
 _UNHASHED = ("vector", "list", "set", "map", "hash", "array", "bytes")  # left out of GetHashCode
 _PLAIN_ENUM = ("byte", "sbyte", "short", "ushort")  # enum values written as they are
@@ -46,7 +46,7 @@ def emit_enum_codecs(sc: Scope) -> None:
                     IsFlags = $flags$,
                     Names = new $kv$[] { $names$ },
                 };""", ct=f"{RT}.EnumCodec<{et}, {base}>", rt=RT, et=et, b=base, n=ident(t.name),
-                    c=ENUM_BASE_CODEC[base], flags="true" if t.kind == "flags" else "false", kv=_KV,
+                    c=ENUM_CODEC[base], flags="true" if t.kind == "flags" else "false", kv=_KV,
                     names=", ".join(f"new {_KV}({v.value}m, {string(v.name)})" for v in t.values))
 
 
@@ -72,7 +72,7 @@ def emit_class(sc: Scope, s: ir.StructType) -> None:
             sc.doc(f.doc)
             if f.deprecated:
                 p.print("[global::System.Obsolete]")
-            p.value(f"public {cs_type(sc, fl.wire)} {names[f.name]};")
+            p.value(f"public {parts(sc, fl.wire)[0]} {names[f.name]};")
             if init:
                 inits.append((names[f.name], init))
         sc.method(f"/// <summary>A value with the schema's defaults.</summary>\npublic {name}()"
@@ -136,7 +136,7 @@ def emit_codec(sc: Scope, s: ir.StructType) -> None:
         p.print(f"public static readonly {name} Instance = new {name}();")
         for fl in layout.fields:  # for the generic paths (JSON, collections)
             if inlined(fl.wire) != "struct":
-                ct, cx = codec(sc, fl.wire)
+                _, ct, cx = parts(sc, fl.wire)
                 p.print(f"static readonly {ct} F{fl.index} = {cx};")
         p.blank()
         p.print(f'{name}() : base("{s.qualified_name}", {layout.type_number}U, '

@@ -3,13 +3,13 @@ steps: values in place, the other fields by handling (types.inlined) in template
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 from ...layouts import DECIMAL, OPTIONAL
 from ...lower import StructLayout
 from ...plan import PlanField
 from .names import RT, Scope, lines
-from .types import field_vars, inlined, leaf, read_value, spelled, trivial, uses_b, write_value
+from .types import field_vars, inlined, leaf, local_b, read_value, spelled, trivial, write_value
 
 Lines = List[str]
 _OPTIONAL = f"r.Optional(pos, r.U32($slot$ + {OPTIONAL.offset_at}), $slot$ + {OPTIONAL.slot}, 4)"
@@ -155,7 +155,7 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
               for s in steps if s.op == "values" for f in s.fields]
     puts = [x for s in steps if s.op != "values" for x in _field(sc, PUT, s.field, attr[s.field.index])]
     sc.method(f"public static void VPutAt({RT}.WriteBuffer w, int slot, int bas, {t} v)",
-              lines(PUT_AT, b="byte[] b = w.Data;" if uses_b(values) else "", values="\n".join(values),
+              lines(PUT_AT, b=local_b(values, "w.Data"), values="\n".join(values),
                     fields="\n".join(puts), **var))
     full: Lines = []
     older: Lines = []  # a body of an older version: the fields it holds
@@ -163,11 +163,11 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
         got = _field(sc, GET, f, attr[f.index])
         full += got
         older += _if_stored(f, got, True)
-    gets = lines(GET_AT, b="byte[] b = r.B;" if uses_b(full) else "", full="\n".join(full), older="\n".join(older),
+    gets = lines(GET_AT, b=local_b(full, "r.B"), full="\n".join(full), older="\n".join(older),
                  **var) if full else [enter, f"return new {t}();"]
     sc.method(f"public static {t} VGetAt({RT}.Reader r, int slot, int bas, int d)", gets)
     checks = [x for f in fields(layout) if not trivial(f.wire) for x in _if_stored(f, check(sc, f), False)]
-    checks = lines(CHECK_AT, b="byte[] b = r.B;" if uses_b(checks) else "", checks="\n".join(checks), **var) \
+    checks = lines(CHECK_AT, b=local_b(checks, "r.B"), checks="\n".join(checks), **var) \
         if checks else [enter]
     sc.method(f"public static void VCheckAt({RT}.Reader r, int slot, int bas, int d)", checks,
               inline=inline_check(sc, layout.name) is not None)
@@ -179,21 +179,23 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
 INLINE_LINES = 64
 
 
-def inline_check(sc: Scope, name: str, seen: Tuple[str, ...] = ()) -> Optional[int]:
+def inline_check(sc: Scope, name: str) -> Optional[int]:
     """The lines of `name`'s VCheckAt with the structs it enters inlined, when at most
     INLINE_LINES and not recursive: it is then marked AggressiveInlining (Mono saves a call
-    and a safepoint per struct: the seed account's versioned verify, 100 -> 79 ns)."""
-    if name in seen:
-        return None
+    and a safepoint per struct: the seed account's versioned verify, 100 -> 79 ns). Once
+    per struct; a struct met again while in progress is on a cycle (None)."""
+    if name in sc.inline:
+        return sc.inline[name]
+    sc.inline[name] = None
     size = 0
     for f in fields(sc.model.struct(name)):
-        size += len(check(sc, f))
         ref = leaf(f.wire)
-        sub = inline_check(sc, ref, seen + (name,)) if ref is not None else 0
+        sub = inline_check(sc, ref) if ref is not None else 0
         if sub is None:
             return None
-        size += sub
-    return size if size <= INLINE_LINES else None
+        size += len(check(sc, f)) + sub
+    sc.inline[name] = size if size <= INLINE_LINES else None
+    return sc.inline[name]
 
 
 # ---- VFast: a root's versioned verify in one method (types.spelled) ------------------------
@@ -252,7 +254,7 @@ FAST_INNER = {"struct": ("at", "pos"), "optstruct": ("q", "q"), "structs": ("e",
 
 def fast_root(sc: Scope, layout: StructLayout) -> Lines:
     ws = [f.wire for f in fields(layout)]
-    if layout.depth <= 0 or not all(spelled(sc, w, (), False) for w in ws) or all(map(trivial, ws)):
+    if layout.depth <= 0 or not all(spelled(sc, w, False) for w in ws) or all(map(trivial, ws)):
         return []
     sc.fast_n = 0
     out = [f"if (d < {layout.depth}) return false;", "uint size = (uint)r.End;",
