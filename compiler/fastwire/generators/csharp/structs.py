@@ -8,9 +8,8 @@ from typing import List
 
 from ... import ir
 from . import final, versioned
-from .literals import int_text, literal
 from .names import RT, Scope, field_names, ident, string
-from .types import ENUM_BASE, ENUM_CODEC, inlined, parts, zero
+from .types import ENUM_BASE, ENUM_CODEC, inlined, int_text, literal, parts, zero
 
 _UNHASHED = ("vector", "list", "set", "map", "hash", "array", "bytes")  # left out of GetHashCode
 _KV = "global::System.Collections.Generic.KeyValuePair<decimal, string>"
