@@ -10,18 +10,37 @@ from ...plan import VALUE_HELPERS
 from .names import RT, Scope, ident, string
 
 G = "global::System.Collections.Generic."
-# helper: C# type, field of Fastwire.Codecs, codec class
-LEAF = {h: tuple(x.split()) for h, x in {
-    "bool": "bool Bool BoolCodec", "byte": "byte Byte ByteCodec", "char": "char Char CharCodec",
-    "wchar": "uint WChar UInt32Codec", "int8": "sbyte Int8 SByteCodec",
-    "uint8": "byte UInt8 ByteCodec", "int16": "short Int16 Int16Codec",
-    "uint16": "ushort UInt16 UInt16Codec", "int32": "int Int32 Int32Codec",
-    "uint32": "uint UInt32 UInt32Codec", "int64": "long Int64 Int64Codec",
-    "uint64": "ulong UInt64 UInt64Codec", "float": "float Float FloatCodec",
-    "double": "double Double DoubleCodec", "decimal": "decimal Decimal DecimalCodec",
-    "timestamp": "global::Fastwire.Timestamp Timestamp TimestampCodec",
-    "uuid": "global::System.Guid Uuid UuidCodec", "string": "string String StringCodec",
-    "bytes": "byte[] Bytes BytesCodec"}.items()}
+# helper: C# type, field of Fastwire.Codecs (its class: <field>Codec unless given) | load at
+# {at} | store of {v} at {at}
+_TABLE = """
+bool bool Bool | r.U8({at}) != 0 | b[{at}] = {v} ? (byte)1 : (byte)0;
+byte byte Byte | r.U8({at}) | b[{at}] = (byte){v};
+char char Char | (char)r.U8({at}) | b[{at}] = (byte){v};
+wchar uint WChar UInt32Codec | r.U32({at}) | w.PutU32({at}, (uint){v});
+int8 sbyte Int8 SByteCodec | (sbyte)r.U8({at}) | b[{at}] = (byte){v};
+uint8 byte UInt8 ByteCodec | r.U8({at}) | b[{at}] = (byte){v};
+int16 short Int16 | (short)r.U16({at}) | {rt}.Le.Put(b, {at}, (ushort){v});
+uint16 ushort UInt16 | r.U16({at}) | {rt}.Le.Put(b, {at}, (ushort){v});
+int32 int Int32 | r.I32({at}) | w.PutU32({at}, (uint){v});
+uint32 uint UInt32 | r.U32({at}) | w.PutU32({at}, (uint){v});
+int64 long Int64 | (long)r.U64({at}) | w.PutU64({at}, (ulong){v});
+uint64 ulong UInt64 | r.U64({at}) | w.PutU64({at}, (ulong){v});
+float float Float | r.F32({at}) | {rt}.Le.PutF32(b, {at}, {v});
+double double Double | r.F64({at}) | w.PutF64({at}, {v});
+decimal decimal Decimal | {rt}.Decimals.Read(b, {at}) | {rt}.Decimals.Write(b, {at}, {v});
+timestamp {rt}.Timestamp Timestamp | new {rt}.Timestamp(r.U64({at})) | {rt}.Le.Put(b, {at}, {v}.Nanoseconds);
+uuid global::System.Guid Uuid | {rt}.Uuid.Read(b, {at}) | {rt}.Uuid.Write(b, {at}, {v});
+string string String
+bytes byte[] Bytes"""
+LEAF: Dict[str, Tuple[str, ...]] = {}
+READ: Dict[str, str] = {}
+WRITE: Dict[str, str] = {}
+for _row in _TABLE.strip().split("\n"):
+    _head, *_code = [x.strip() for x in _row.replace("{rt}", RT).split("|")]
+    _h, _t, _field, *_cls = _head.split()
+    LEAF[_h] = (_t, _field, _cls[0] if _cls else _field + "Codec")
+    if _code:
+        READ[_h], WRITE[_h] = _code
 # Enum underlying types (C# has no char enums: a char is a byte) and their codecs.
 ENUM_BASE = {h: LEAF[h][0] for h in ("byte", "wchar", "int8", "uint8", "int16", "uint16",
                                      "int32", "uint32", "int64", "uint64")}
@@ -49,26 +68,6 @@ TRIVIAL = tuple(h for h in VALUE_HELPERS if h != "decimal")  # nothing to verify
 INLINED = {"string": "text", "bytes": "text", "struct": "struct", ("optional", "struct"):
            "optstruct", ("vector", "struct"): "structs", ("list", "struct"): "structs"}
 TEXT = {"string": "String", "bytes": "Bytes"}  # the runtime's text calls: VPutString, ...
-
-# Loads and stores at {at} (checked positions), by helper (an enum's: by its base scalar).
-READ = {
-    "bool": "r.U8({at}) != 0", "byte": "r.U8({at})", "uint8": "r.U8({at})",
-    "char": "(char)r.U8({at})", "int8": "(sbyte)r.U8({at})", "int16": "(short)r.U16({at})",
-    "uint16": "r.U16({at})", "int32": "r.I32({at})", "uint32": "r.U32({at})",
-    "wchar": "r.U32({at})", "int64": "(long)r.U64({at})", "uint64": "r.U64({at})",
-    "float": "r.F32({at})", "double": "r.F64({at})", "uuid": RT + ".Uuid.Read(b, {at})",
-    "decimal": RT + ".Decimals.Read(b, {at})", "timestamp": "new " + RT + ".Timestamp(r.U64({at}))",
-}
-_B, _W16 = "b[{at}] = (byte){v};", RT + ".Le.Put(b, {at}, (ushort){v});"
-_W32, _W64 = "w.PutU32({at}, (uint){v});", "w.PutU64({at}, (ulong){v});"
-WRITE = {
-    "bool": "b[{at}] = {v} ? (byte)1 : (byte)0;", "byte": _B, "uint8": _B, "char": _B,
-    "int8": _B, "int16": _W16, "uint16": _W16, "int32": _W32, "uint32": _W32, "wchar": _W32,
-    "int64": _W64, "uint64": _W64, "float": RT + ".Le.PutF32(b, {at}, {v});",
-    "double": "w.PutF64({at}, {v});", "uuid": RT + ".Uuid.Write(b, {at}, {v});",
-    "decimal": RT + ".Decimals.Write(b, {at}, {v});",
-    "timestamp": RT + ".Le.Put(b, {at}, {v}.Nanoseconds);",
-}
 
 
 def parts(sc: Scope, w: WireType) -> Tuple[str, str, str]:
