@@ -104,14 +104,14 @@ class Scope:
         p = self.p
         p.blank()
         if inline:
-            p.print(f"[{INLINE}]")
-        p.print(signature)
-        p.print("{")
+            p.value(f"[{INLINE}]")
+        p.value(signature)
+        p.value("{")
         p.indent()
         for line in lines:
             p.value(line)
         p.outdent()
-        p.print("}")
+        p.value("}")
 
 
 def lines(template: str, **variables: object) -> List[str]:

@@ -77,46 +77,46 @@ def emit_class(sc: Scope, s: ir.StructType) -> None:
                   + (" : base()" if s.base else ""), inits)
         p.blank()
         p.print("/// <summary>A value whose every field the caller sets (readers).</summary>")
-        p.print(f"public {name}(global::Fastwire.Bare bare){' : base(bare)' if s.base else ''} {{ }}")
+        p.value(f"public {name}(global::Fastwire.Bare bare){' : base(bare)' if s.base else ''} {{ }}")
         p.blank()
         eq = [names[n] for n in layout.equality]
         cond = " && ".join(f"{RT}.Eq.Equal(this.{n}, o.{n})" for n in eq) or "true"
-        p.print(f"""
-            public override bool Equals(object obj) {{ return Equals(obj as {name}); }}
+        p.print("""
+            public override bool Equals(object obj) { return Equals(obj as $name$); }
 
-            public bool Equals({name} o)
-            {{
+            public bool Equals($name$ o)
+            {
                 if (ReferenceEquals(o, null)) return false;
                 if (ReferenceEquals(o, this)) return true;
-                return o.GetType() == GetType() && {cond};
-            }}
-        """)
+                return o.GetType() == GetType() && $cond$;
+            }
+        """, name=name, cond=cond)
         sc.method("public override int GetHashCode()", ["int h = 17;"] + [
             f"h = h * 31 + {RT}.Eq.Hash(this.{names[n]});" for n in layout.equality
             if layout.field(n).wire.helper not in _UNHASHED] + ["return h;"])
         if layout.keyed:
             p.blank()
             hides = "new " if s.base and sc.model.struct(s.base.qualified_name).keyed else ""
-            p.print(f"public {hides}int CompareTo(object obj) {{ return CompareTo(obj as {name}); }}")
+            p.value(f"public {hides}int CompareTo(object obj) {{ return CompareTo(obj as {name}); }}")
             sc.method(f"public int CompareTo({name} o)", ["if (ReferenceEquals(o, null)) return 1;", "int c;"] + [
                 f"if ((c = {RT}.Eq.Compare(this.{n}, o.{n})) != 0) return c;" for n in eq] + ["return 0;"])
         c = sc.codec_name(s.qualified_name)
         new = "new " if s.base else ""
         if sc.options.json:
             p.blank()
-            p.print(f"""
+            p.print("""
                 /// <summary>The value as JSON text (docs/wire-format.md#json).</summary>
-                public {new}string ToJson() {{ return {c}.Instance.ToJson(this); }}
+                public $new$string ToJson() { return $c$.Instance.ToJson(this); }
 
                 /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
-                public static {new}{name} FromJson(string text) {{ return {c}.Instance.FromJson(text); }}
+                public static $new$$name$ FromJson(string text) { return $c$.Instance.FromJson(text); }
 
-            """)
+            """, new=new, name=name, c=c)
         p.blank()
-        p.print(f"""
-            /// <summary>The printout, as the C++ runtime prints: {name}(field=value,...).</summary>
-            public override string ToString() {{ return {c}.Instance.Print(this); }}
-        """)
+        p.print("""
+            /// <summary>The printout, as the C++ runtime prints: $name$(field=value,...).</summary>
+            public override string ToString() { return $c$.Instance.Print(this); }
+        """, name=name, c=c)
 
 
 def emit_codec(sc: Scope, s: ir.StructType) -> None:
@@ -130,7 +130,7 @@ def emit_codec(sc: Scope, s: ir.StructType) -> None:
     with p.block(f"/// <summary>The codec of {s.qualified_name}: its root models, JSON, "
                  f"and its place in other types.</summary>\n"
                  f"public sealed class {name} : global::Fastwire.StructCodec<{t}>\n{{", "}"):
-        p.print(f"public static readonly {name} Instance = new {name}();")
+        p.value(f"public static readonly {name} Instance = new {name}();")
         codecs = {}  # each field's codec for the generic paths (JSON, collections)
         for fl in layout.fields:
             if inlined(fl.wire) == "struct":  # nested structs through their codec's Instance
@@ -140,22 +140,22 @@ def emit_codec(sc: Scope, s: ir.StructType) -> None:
                 _, ct, cx = parts(sc, fl.wire)
                 p.value(f"static readonly {ct} F{fl.index} = {cx};")
         p.blank()
-        p.print(f'{name}() : base("{s.qualified_name}", {layout.type_number}U, '
+        p.value(f'{name}() : base("{s.qualified_name}", {layout.type_number}U, '
                 f'{layout.plan.versioned.body_size}, {layout.plan.final.min_size}) {{ }}')
         p.blank()
-        p.print(f"public override {t} New() {{ return new {t}(); }}")
+        p.value(f"public override {t} New() {{ return new {t}(); }}")
         versioned.emit(sc, layout, t, attr)
         final.emit(sc, layout, t, attr)
         p.blank()
-        p.print(f"""
-            public override void VPut({RT}.WriteBuffer w, int slot, int bas, {t} v) {{ VPutAt(w, slot, bas, v); }}
-            public override {t} VGet({RT}.Reader r, int slot, int bas, int d) {{ return VGetAt(r, slot, bas, d); }}
-            public override void VCheck({RT}.Reader r, int slot, int bas, int d) {{ VCheckAt(r, slot, bas, d); }}
-            public override void FPut({RT}.WriteBuffer w, {t} v) {{ FPutAt(w, v); }}
-            public override {t} FGet({RT}.Reader r, ref int p, int d)
-            {{ {t} v = FGetAt(r, p, d); p = r.Pos; return v; }}
-            public override void FCheck({RT}.Reader r, ref int p, int d) {{ p = FCheckAt(r, p, d); }}
-        """)
+        p.print("""
+            public override void VPut($rt$.WriteBuffer w, int slot, int bas, $t$ v) { VPutAt(w, slot, bas, v); }
+            public override $t$ VGet($rt$.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+            public override void VCheck($rt$.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+            public override void FPut($rt$.WriteBuffer w, $t$ v) { FPutAt(w, v); }
+            public override $t$ FGet($rt$.Reader r, ref int p, int d)
+            { $t$ v = FGetAt(r, p, d); p = r.Pos; return v; }
+            public override void FCheck($rt$.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
+        """, rt=RT, t=t)
         # JSON, then the printout, field by field through the codecs (docs/wire-format.md#json)
         jfields = layout.plan.json.fields
         puts = []
