@@ -1,5 +1,4 @@
-"""C# names and string literals, and `Scope`: the model, package, options and Printer
-every module renders with."""
+"""C# names and string literals, and `Scope`: what every module renders with."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ def ident(name: str) -> str:
 
 
 def string(text: str) -> str:
-    """A C# string literal (printable ASCII, else UTF-16 `\\uXXXX`; lone surrogates dropped)."""
+    """A C# string literal (printable ASCII, else UTF-16 units as `\\uXXXX`)."""
     out = []
     data = text.encode("utf-16-le", "surrogatepass")
     for i in range(0, len(data), 2):

@@ -63,7 +63,7 @@ def emit_class(sc: Scope, s: ir.StructType) -> None:
     sc.doc(s.doc)
     if s.deprecated:
         p.print(_OBSOLETE)
-    with p.block(f"public partial class {name}{base} {ifaces}\n{{", "}"):
+    with p.block("public partial class $name$$base$ $ifaces$\n{", "}", name=name, base=base, ifaces=ifaces):
         inits: List[str] = []
         for fl, f, lit in zip(layout.fields[mine:], s.fields, layout.defaults[mine:]):
             init = zero(sc, fl.wire) if lit is None else literal(sc, fl.wire, lit)
@@ -127,9 +127,9 @@ def emit_codec(sc: Scope, s: ir.StructType) -> None:
     name = ident(s.name)
     attr = {fl.index: "v." + names[fl.name] for fl in layout.fields}
     mine = len(s.all_fields) - len(s.fields)
-    with p.block(f"/// <summary>The codec of {s.qualified_name}: its root models, JSON, "
-                 f"and its place in other types.</summary>\n"
-                 f"public sealed class {name} : global::Fastwire.StructCodec<{t}>\n{{", "}"):
+    with p.block("/// <summary>The codec of $q$: its root models, JSON, and its place in other types."
+                 "</summary>\npublic sealed class $name$ : global::Fastwire.StructCodec<$t$>\n{", "}",
+                 q=s.qualified_name, name=name, t=t):
         p.value(f"public static readonly {name} Instance = new {name}();")
         codecs = {}  # each field's codec for the generic paths (JSON, collections)
         for fl in layout.fields:

@@ -133,8 +133,7 @@ def leaf(w: WireType) -> Optional[str]:
 
 def spelled(sc: Scope, w: WireType, final: bool) -> bool:
     """Whether VFast or FFast (final) checks a field itself: values, text, structs of such
-    fields (optional, in vectors: of final_min > 0 in FFast), not recursive (depth > 0: the
-    structs a root of depth > 0 reaches are not recursive either)."""
+    fields (optional, in vectors: of final_min > 0 in FFast), not recursive (depth > 0)."""
     if w.is_value or inlined(w) == "text" or (not final and trivial(w)):
         return True
     ref = leaf(w)

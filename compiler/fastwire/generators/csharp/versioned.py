@@ -177,9 +177,9 @@ INLINE_LINES = 64
 
 def inline_check(sc: Scope, name: str) -> Optional[int]:
     """The lines of `name`'s VCheckAt with the structs it enters inlined, when at most
-    INLINE_LINES and not recursive: it is then marked AggressiveInlining (Mono saves a call
-    and a safepoint per struct: the seed account's versioned verify, 100 -> 79 ns). Once
-    per struct; one met again while in progress is on a cycle (None)."""
+    INLINE_LINES and not recursive (met again in progress: None); it is then marked
+    AggressiveInlining (Mono saves a call and a safepoint per struct: the seed account's
+    versioned verify, 100 -> 79 ns)."""
     if name in sc.inline:
         return sc.inline[name]
     sc.inline[name] = None
@@ -194,12 +194,10 @@ def inline_check(sc: Scope, name: str) -> Optional[int]:
     return sc.inline[name]
 
 
-# ---- VFast: a root's versioned verify in one method (types.spelled) ------------------------
-# The budget and the end in locals (Mono keeps the reader's fields in memory). True only when
-# VCheck accepts; false, nothing recorded, on anything unusual (an older body, the depth limit,
-# a failed check): VCheck then runs and reports, so results are identical. It charges what
-# VCheck charges, testing the budget at the end and in each loop pass; every load is at a
-# position its checks have proven inside the message.
+# ---- VFast: a root's versioned verify in one method (types.spelled), budget and end in
+# locals (Mono keeps the reader's fields in memory). True only when VCheck accepts; false,
+# nothing recorded, on anything unusual (an older body, the depth, a failed check): VCheck then
+# runs and reports. It charges what VCheck charges; every load is at a position proven inside.
 FAST_BODY = """
     uint $u$ = (uint)($bas$) + r.U32($slot$);
     if ($u$ < (uint)($slot$ + 4) || (ulong)$u$ + 8 > size) return false;
