@@ -9,7 +9,7 @@ from typing import List
 from ... import ir
 from . import final, versioned
 from .names import RT, Scope, field_names, ident, string
-from .types import ENUM_BASE, ENUM_CODEC, inlined, int_text, literal, parts, zero
+from .types import enum_base, inlined, int_text, literal, parts, zero
 
 _UNHASHED = ("vector", "list", "set", "map", "hash", "array", "bytes")  # left out of GetHashCode
 _KV = "global::System.Collections.Generic.KeyValuePair<decimal, string>"
@@ -19,7 +19,7 @@ _OBSOLETE = "[global::System.Obsolete]"
 
 def emit_enum(sc: Scope, t: ir.EnumType) -> None:
     p = sc.p
-    base = ENUM_BASE[t.base]
+    base = enum_base(t.base)[0]
     sc.doc(t.doc)
     if t.kind == "flags":
         p.print("[global::System.Flags]")
@@ -38,14 +38,14 @@ def emit_enum_codecs(sc: Scope) -> None:
                  "public static class FbeEnums\n{", "}", pkg=sc.pkg.name):
         for t in sc.pkg.types:
             if isinstance(t, ir.EnumType):
-                et, base = sc.type_name(t.qualified_name), ENUM_BASE[t.base]
+                et, (base, c) = sc.type_name(t.qualified_name), enum_base(t.base)[:2]
                 p.print("""
                     public static readonly $ct$ $n$ = new $ct$($rt$.Codecs.$c$, x => ($et$)x, x => ($b$)x)
                     {
                         IsFlags = $flags$,
                         Names = new $kv$[] { $names$ },
                     };""", ct=f"{RT}.EnumCodec<{et}, {base}>", rt=RT, et=et, b=base,
-                        n=ident(t.name), c=ENUM_CODEC[base], kv=_KV,
+                        n=ident(t.name), c=c, kv=_KV,
                         flags="true" if t.kind == "flags" else "false",
                         names=", ".join(f"new {_KV}({v.value}m, {string(v.name)})" for v in t.values))
 

@@ -41,12 +41,14 @@ for _row in _TABLE.strip().split("\n"):
     LEAF[_h] = (_t, _field, _cls[0] if _cls else _field + "Codec")
     if _code:
         READ[_h], WRITE[_h] = _code
-# Enum underlying types (C# has no char enums: a char is a byte) and their codecs.
-ENUM_BASE = {h: LEAF[h][0] for h in ("byte", "wchar", "int8", "uint8", "int16", "uint16",
-                                     "int32", "uint32", "int64", "uint64")}
-ENUM_BASE["char"] = "byte"
-ENUM_CODEC = {LEAF[h][0]: LEAF[h][1] for h in ("byte", "int8", "int16", "uint16", "int32",
-                                               "uint32", "int64", "uint64")}
+_ENUM = {"char": "byte", "uint8": "byte", "wchar": "uint32"}  # C# has no char enums
+
+
+def enum_base(scalar: str) -> Tuple[str, ...]:
+    """The LEAF row (C# type, codec) an enum of this base scalar is stored as."""
+    return LEAF[_ENUM.get(scalar, scalar)]
+
+
 # Containers and optionals: C# type and codec ({e} {ex}: the element's type and codec; {k}
 # {kx}: the key's); an optional of a value type, then of a reference type.
 FORMS = {
@@ -87,7 +89,7 @@ def _parts(sc: Scope, w: WireType) -> Tuple[str, str, str]:
         t, c = sc.type_name(w.ref), sc.codec_name(w.ref)
         if w.scalar is None:
             return t, c, c + ".Instance"
-        return t, f"{RT}.EnumCodec<{t}, {ENUM_BASE[w.scalar]}>", sc.enum_codec(w.ref)
+        return t, f"{RT}.EnumCodec<{t}, {enum_base(w.scalar)[0]}>", sc.enum_codec(w.ref)
     assert w.element is not None
     e, k = parts(sc, w.element), parts(sc, w.key) if w.key is not None else ("", "", "")
     form, cform = FORMS[w.element.is_value if h == "optional" else h]
@@ -150,11 +152,10 @@ def spelled(sc: Scope, w: WireType, final: bool) -> bool:
 
 def read_value(sc: Scope, w: WireType, at: str) -> str:
     """Reads a fixed-size value (an enum or flags: its base, cast)."""
-    if w.ref is not None:
-        assert w.scalar is not None
-        read = "r.U8({at})" if w.scalar == "char" else READ[w.scalar]
-        return f"({sc.type_name(w.ref)})({read.format(at=at)})"
-    return READ[w.helper].format(at=at)
+    if w.ref is None:
+        return READ[w.helper].format(at=at)
+    scalar = w.scalar or ""
+    return f"({sc.type_name(w.ref)})({READ[_ENUM.get(scalar, scalar)].format(at=at)})"
 
 
 def write_value(w: WireType, at: str, v: str) -> str:
@@ -216,7 +217,7 @@ def _integer(sc: Scope, w: WireType, lit: Literal) -> str:
     t = sc.type_name(w.ref)  # an enum or flags: its members, or the value cast
     if lit.names:
         return " | ".join(f"{t}.{ident(n)}" for n in lit.names)
-    return f"({t})({int_text(ENUM_BASE[w.scalar or 'int32'], value)})"
+    return f"({t})({int_text(enum_base(w.scalar or 'int32')[0], value)})"
 
 
 _COMPUTED = {"utc": f"{RT}.Timestamp.Now", "uuid1": f"{RT}.Uuid.NewTimeBased()",
