@@ -1,14 +1,12 @@
-"""The C# generator: one file per package, `<package>.cs`, on the runtime in csharp/Fastwire.
+"""The C# generator: one file per package, `<package>.cs`, on the runtime in csharp/Fastwire
+(C# 6, as Mono's mcs accepts it; csharp/README.md).
 
     fastwire compile schemas/proto.fbe --lang csharp --final --json --proto -o gen/
-    fastwire --csharp --input=schemas/proto.fbe --output=gen/          # fbec's flags
 
-A package becomes the namespace `<domain>.<package>` holding its enums and one class per
-struct, and `<...>.Fbe` holding one codec per struct (`Fbe.Account.Instance`), the enum
-codecs, the struct list and, with --proto, the Sender and Receiver: structs (classes,
-codec classes), versioned, final, json (a codec's methods, rendering the plan's steps),
-protocol, on names, types and literals (tables by runtime helper). C# 6, as Debian's
-Mono compiler (mcs) accepts it; see csharp/README.md.
+A package becomes the namespace `<domain>.<package>` (its enums and classes: structs.py)
+and `<...>.Fbe`: a codec per struct (`Fbe.Account.Instance`; structs.py, versioned.py,
+final.py rendering the plan's steps), the enum codecs, the struct list and, with --proto,
+the protocol (protocol.py); on names.py and types.py (tables by runtime helper).
 """
 
 from __future__ import annotations

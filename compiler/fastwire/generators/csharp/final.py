@@ -9,7 +9,7 @@ from ...layouts import DECIMAL
 from ...lower import StructLayout
 from ...plan import Step
 from .names import RT, Scope, lines
-from .types import field_vars, inlined, leaf, read_value, spelled, uses_b, write_value
+from .types import field_vars, inlined, leaf, local_b, read_value, spelled, write_value
 
 Lines = List[str]
 PUT = {
@@ -70,16 +70,17 @@ CHECK = {
 def _run(step: Step, attr: Dict[int, str], sc: Scope) -> Tuple[Lines, Lines, Lines]:
     """A run of fixed-size values: (put, get, check) statements."""
     size = step.size
-    puts = [f"    int at = w.Reserve({size});"]
-    reads = [f"    {attr[f.index]} = {read_value(sc, f.wire, f'p + {f.at}')};" for f in step.fields]
-    gets = ["{", f"    r.Need(p, {size});"] + (["    byte[] b = r.B;"] if uses_b(reads) else []) + reads
-    checks = [f"r.Need(p, {size});"]
-    puts += ["    " + write_value(f.wire, f"at + {f.at}", attr[f.index]) for f in step.fields]
-    checks += [f"{RT}.Decimals.Check(r.B, p + {f.at});" for f in step.fields if f.helper == "decimal"]
-    checks.append(f"p += {size};")
-    if uses_b(puts[1:]):
-        puts.insert(1, "    byte[] b = w.Data;")
-    return ["{"] + puts + ["}"], gets + [f"    p += {size};", "}"], checks
+    writes = [write_value(f.wire, f"at + {f.at}", attr[f.index]) for f in step.fields]
+    reads = [f"{attr[f.index]} = {read_value(sc, f.wire, f'p + {f.at}')};" for f in step.fields]
+    puts = [f"int at = w.Reserve({size});", local_b(writes, "w.Data")] + writes
+    gets = [f"r.Need(p, {size});", local_b(reads, "r.B")] + reads + [f"p += {size};"]
+    checks = [f"r.Need(p, {size});"] + [f"{RT}.Decimals.Check(r.B, p + {f.at});"
+                                        for f in step.fields if f.helper == "decimal"]
+    return _block(puts), _block(gets), checks + [f"p += {size};"]
+
+
+def _block(body: Lines) -> Lines:
+    return ["{"] + ["    " + x for x in body if x] + ["}"]
 
 
 def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
@@ -118,7 +119,7 @@ FAST_LINES = 400
 
 
 def fast_root(sc: Scope, layout: StructLayout) -> Lines:
-    if layout.depth <= 0 or not all(spelled(sc, f.wire, (layout.name,), True) for f in layout.fields):
+    if layout.depth <= 0 or not all(spelled(sc, f.wire, True) for f in layout.fields):
         return []
     sc.fast_n = 0
     body = _fast_body(sc, layout)

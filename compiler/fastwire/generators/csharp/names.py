@@ -1,9 +1,8 @@
-"""C# names and string literals, and `Scope`: the model, package, options and Printer
-every module renders with."""
+"""C# names and string literals, and `Scope`: what every module renders with."""
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Optional, Tuple
 
 from ... import ir, lower
 from ..common import docs, naming
@@ -24,7 +23,7 @@ def ident(name: str) -> str:
 
 
 def string(text: str) -> str:
-    """A C# string literal (printable ASCII, else UTF-16 `\\uXXXX`; lone surrogates dropped)."""
+    """A C# string literal (printable ASCII, else UTF-16 units as `\\uXXXX`)."""
     out = []
     data = text.encode("utf-16-le", "surrogatepass")
     for i in range(0, len(data), 2):
@@ -57,11 +56,19 @@ class Scope:
         self.options = options
         self.p = Printer(indent=options.indent or 4, tabs=options.tabs)
         self.fast_n = 0  # the fast paths' local variables: stem + number
+        # Worked out once: namespaces, types.parts, versioned.inline_check, types.spelled.
+        self.spaces: Dict[str, str] = {}
+        self.parts: Dict[object, Tuple[str, str, str]] = {}
+        self.inline: Dict[str, Optional[int]] = {}
+        self.spelled: Dict[Tuple[str, bool], bool] = {}
 
     def namespace(self, package: str) -> str:
-        p = self.schema.package(package)
-        parts = (p.domain.split(".") if p.domain else []) + [p.name]
-        return ".".join(ident(x) for x in parts)
+        got = self.spaces.get(package)
+        if got is None:
+            p = self.schema.package(package)
+            parts = (p.domain.split(".") if p.domain else []) + [p.name]
+            got = self.spaces[package] = ".".join(ident(x) for x in parts)
+        return got
 
     def _in(self, qualified: str, middle: str) -> str:
         package, _, name = qualified.partition(".")
@@ -96,14 +103,14 @@ class Scope:
         p = self.p
         p.blank()
         if inline:
-            p.print(f"[{INLINE}]")
-        p.print(signature)
-        p.print("{")
+            p.value(f"[{INLINE}]")
+        p.value(signature)
+        p.value("{")
         p.indent()
         for line in lines:
             p.value(line)
         p.outdent()
-        p.print("}")
+        p.value("}")
 
 
 def lines(template: str, **variables: object) -> List[str]:

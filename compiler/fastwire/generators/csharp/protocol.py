@@ -9,14 +9,23 @@ from ... import ir
 from ...lower import PackageLayout
 from .names import Scope, field_names, ident
 
-_RECEIVER = """
-    /// Reassembles package $pkg$'s messages from any chunking and dispatches them by
-    /// type number to OnReceive overloads (override them); unknown types go to
-    /// OnUnknown. Malformed input raises FastwireException from Receive."""
-_PROXY = """
-    /// Reassembles package $pkg$'s messages and hands each one, verified but not
-    /// deserialized, to the OnProxy overload of its type (the codec says which), e.g.
-    /// to forward it. A message that does not verify raises FastwireException."""
+# A ReceiverBase dispatching by type number: its doc, each message's case ({n}: its codec)
+# and the virtual method per message ({t}: its type).
+DISPATCHERS = {
+    "Receiver": ("""
+        /// Reassembles package $pkg$'s messages from any chunking and dispatches them by
+        /// type number to OnReceive overloads (override them); unknown types go to
+        /// OnUnknown. Malformed input raises FastwireException from Receive.""",
+                 "{{ var m = Read({n}.Instance, buffer, offset, size); if (!Intercept(m)) "
+                 "OnReceive(m); return true; }}", "OnReceive({t} value)"),
+    "Proxy": ("""
+        /// Reassembles package $pkg$'s messages and hands each one, verified but not
+        /// deserialized, to the OnProxy overload of its type (the codec says which), e.g.
+        /// to forward it. A message that does not verify raises FastwireException.""",
+              "Verify({n}.Instance, buffer, offset, size); OnProxy({n}.Instance, type, buffer, "
+              "offset, size); return true;",
+              "OnProxy({n} codec, uint type, byte[] buffer, int offset, int size)"),
+}
 
 
 def emit(sc: Scope, layout: PackageLayout) -> None:
@@ -31,57 +40,40 @@ def emit(sc: Scope, layout: PackageLayout) -> None:
         {
             public Sender(global::Fastwire.ISink sink, bool final = false) : base(sink, final) { }
     """, pkg=sc.pkg.name)
-    p.indent()
     for s in sends:
-        p.print(f"public bool Send({sc.type_name(s.qualified_name)} value) "
+        p.value(f"    public bool Send({sc.type_name(s.qualified_name)} value) "
                 f"{{ return SendValue({ident(s.name)}.Instance, value); }}")
-    p.outdent()
     p.print("}")
-    p.blank()
-    _dispatcher(sc, sends, "Receiver", _RECEIVER, "{{ var m = Read({n}.Instance, buffer, offset, "
-                "size); if (!Intercept(m)) OnReceive(m); return true; }}",
-                "OnReceive({t} value)")
-    p.blank()
-    # The Proxy: each message verified, then handed on as bytes, not deserialized.
-    _dispatcher(sc, sends, "Proxy", _PROXY, "Verify({n}.Instance, buffer, offset, size); "
-                "OnProxy({n}.Instance, type, buffer, offset, size); return true;",
-                "OnProxy({n} codec, uint type, byte[] buffer, int offset, int size)")
-    emit_client(sc, sends)
-
-
-def _dispatcher(sc: Scope, sends: List[ir.StructType], cls: str, doc: str, case: str,
-                hook: str) -> None:
-    """A ReceiverBase dispatching by type number: `case` handles a message ({n} its codec),
-    `hook` ({t} its type) is the virtual method per message."""
-    p = sc.p
-    p.print("/// <summary>")
-    p.print(doc, pkg=sc.pkg.name)
-    p.print("""
-        /// </summary>
-        public class $cls$ : global::Fastwire.ReceiverBase
-        {
-            public $cls$(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
-
-            protected override bool Dispatch(uint type, byte[] buffer, int offset, int size)
+    for cls, (doc, case, hook) in DISPATCHERS.items():
+        p.blank()
+        p.print("/// <summary>")
+        p.print(doc, pkg=sc.pkg.name)
+        p.print("""
+            /// </summary>
+            public class $cls$ : global::Fastwire.ReceiverBase
             {
-                switch (type)
+                public $cls$(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
+
+                protected override bool Dispatch(uint type, byte[] buffer, int offset, int size)
                 {
-    """, cls=cls)
-    for _ in range(3):
+                    switch (type)
+                    {
+        """, cls=cls)
         p.indent()
-    for s in sends:
-        number = sc.model.struct(s.qualified_name).type_number
-        p.value(f"case {number}U: " + case.format(n=ident(s.name)))
-    p.print("default: return false;")
-    for _ in range(2):
+        for s in sends:
+            number = sc.model.struct(s.qualified_name).type_number
+            p.value(f"        case {number}U: " + case.format(n=ident(s.name)))
+        p.print("""
+                    default: return false;
+                }
+            }
+        """)
+        for s in sends:
+            p.blank()
+            p.value(f"protected virtual void {hook.format(n=ident(s.name), t=sc.type_name(s.qualified_name))} {{ }}")
         p.outdent()
         p.print("}")
-    for s in sends:
-        p.blank()
-        t = sc.type_name(s.qualified_name)
-        p.print(f"protected virtual void {hook.format(n=ident(s.name), t=t)} {{ }}")
-    p.outdent()
-    p.print("}")
+    emit_client(sc, sends)
 
 
 def emit_client(sc: Scope, sends: List[ir.StructType]) -> None:
@@ -114,13 +106,10 @@ def emit_client(sc: Scope, sends: List[ir.StructType]) -> None:
     for q in requests:
         assert q.response is not None and q.id_field is not None
         resp = sc.lookup(q.response.qualified_name)
-        rejects = [sc.lookup(r.type.qualified_name) for r in q.rejects
-                   if r.type.qualified_name in sent]
+        rejects = [sc.lookup(r.type.qualified_name) for r in q.rejects if r.type.qualified_name in sent]
         for t in [resp, *rejects]:
             if t.id_field is not None and t not in answers:
                 answers.append(t)
-        types = ", ".join(f"typeof({sc.type_name(r.qualified_name)})" for r in rejects)
-        qid = field_names(q)[q.id_field.name]
         p.blank()
         p.print("""
             /// <summary>Sends the request; the task completes with its response, or fails
@@ -135,13 +124,15 @@ def emit_client(sc: Scope, sends: List[ir.StructType]) -> None:
                 return requests.Start<$resp$>(request.$qid$,
                     new global::System.Type[] { $types$ }, () => sender.Send(request), timeout);
             }
-        """, resp=sc.type_name(resp.qualified_name), req=sc.type_name(q.qualified_name), qid=qid, types=types)
+        """, resp=sc.type_name(resp.qualified_name), req=sc.type_name(q.qualified_name),
+                qid=field_names(q)[q.id_field.name],
+                types=", ".join(f"typeof({sc.type_name(r.qualified_name)})" for r in rejects))
     intercept = ["var type = message.GetType();"]
     for t in answers:
         assert t.id_field is not None
         tn = sc.type_name(t.qualified_name)
-        tid = field_names(t)[t.id_field.name]
-        intercept.append(f"if (type == typeof({tn})) return requests.Complete((({tn})message).{tid}, message);")
+        intercept.append(f"if (type == typeof({tn})) return requests.Complete((({tn})message)."
+                         f"{field_names(t)[t.id_field.name]}, message);")
     sc.method("protected override bool Intercept(object message)", intercept + ["return false;"])
     p.outdent()
     p.print("}")

@@ -1,180 +1,164 @@
-"""C# types, runtime codecs, new values and the inlined loads and stores, by the runtime
-helper (plan.HELPERS) a wire type names."""
+"""C# types, codecs, new values and the inlined loads and stores, by the runtime helper
+(plan.HELPERS) a wire type names."""
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
-from ...lower import WireType
-from .names import RT, Scope
+from ...lower import Literal, WireType
+from ...plan import VALUE_HELPERS
+from .names import RT, Scope, ident, string
 
 G = "global::System.Collections.Generic."
-# helper: C# type, field of Fastwire.Codecs, codec class
-LEAF = {h: tuple(x.split()) for h, x in {
-    "bool": "bool Bool BoolCodec", "byte": "byte Byte ByteCodec", "char": "char Char CharCodec",
-    "wchar": "uint WChar UInt32Codec", "int8": "sbyte Int8 SByteCodec",
-    "uint8": "byte UInt8 ByteCodec", "int16": "short Int16 Int16Codec",
-    "uint16": "ushort UInt16 UInt16Codec", "int32": "int Int32 Int32Codec",
-    "uint32": "uint UInt32 UInt32Codec", "int64": "long Int64 Int64Codec",
-    "uint64": "ulong UInt64 UInt64Codec", "float": "float Float FloatCodec",
-    "double": "double Double DoubleCodec", "decimal": "decimal Decimal DecimalCodec",
-    "timestamp": "global::Fastwire.Timestamp Timestamp TimestampCodec",
-    "uuid": "global::System.Guid Uuid UuidCodec", "string": "string String StringCodec",
-    "bytes": "byte[] Bytes BytesCodec"}.items()}
-# Enum underlying types (C# has no char enums: char is a byte, wchar a uint) and their codecs.
-ENUM_BASE = {"byte": "byte", "char": "byte", "wchar": "uint", "int8": "sbyte",
-             "uint8": "byte", "int16": "short", "uint16": "ushort", "int32": "int",
-             "uint32": "uint", "int64": "long", "uint64": "ulong"}
-ENUM_BASE_CODEC = {LEAF[h][0]: LEAF[h][1] for h in ("byte", "int8", "int16", "uint16", "int32",
-                                                    "uint32", "int64", "uint64")}
-# Containers: C# type and codec ({e} the element's type, {ex} its codec, {k} {kx} the key's).
-CONTAINER = {
+# helper: C# type, field of Fastwire.Codecs (its class: <field>Codec unless given) | load at
+# {at} | store of {v} at {at}
+_TABLE = """
+bool bool Bool | r.U8({at}) != 0 | b[{at}] = {v} ? (byte)1 : (byte)0;
+byte byte Byte | r.U8({at}) | b[{at}] = (byte){v};
+char char Char | (char)r.U8({at}) | b[{at}] = (byte){v};
+wchar uint WChar UInt32Codec | r.U32({at}) | w.PutU32({at}, (uint){v});
+int8 sbyte Int8 SByteCodec | (sbyte)r.U8({at}) | b[{at}] = (byte){v};
+uint8 byte UInt8 ByteCodec | r.U8({at}) | b[{at}] = (byte){v};
+int16 short Int16 | (short)r.U16({at}) | {rt}.Le.Put(b, {at}, (ushort){v});
+uint16 ushort UInt16 | r.U16({at}) | {rt}.Le.Put(b, {at}, (ushort){v});
+int32 int Int32 | r.I32({at}) | w.PutU32({at}, (uint){v});
+uint32 uint UInt32 | r.U32({at}) | w.PutU32({at}, (uint){v});
+int64 long Int64 | (long)r.U64({at}) | w.PutU64({at}, (ulong){v});
+uint64 ulong UInt64 | r.U64({at}) | w.PutU64({at}, (ulong){v});
+float float Float | r.F32({at}) | {rt}.Le.PutF32(b, {at}, {v});
+double double Double | r.F64({at}) | w.PutF64({at}, {v});
+decimal decimal Decimal | {rt}.Decimals.Read(b, {at}) | {rt}.Decimals.Write(b, {at}, {v});
+timestamp {rt}.Timestamp Timestamp | new {rt}.Timestamp(r.U64({at})) | {rt}.Le.Put(b, {at}, {v}.Nanoseconds);
+uuid global::System.Guid Uuid | {rt}.Uuid.Read(b, {at}) | {rt}.Uuid.Write(b, {at}, {v});
+string string String
+bytes byte[] Bytes"""
+LEAF: Dict[str, Tuple[str, ...]] = {}
+READ: Dict[str, str] = {}
+WRITE: Dict[str, str] = {}
+for _row in _TABLE.strip().split("\n"):
+    _head, *_code = [x.strip() for x in _row.replace("{rt}", RT).split("|")]
+    _h, _t, _field, *_cls = _head.split()
+    LEAF[_h] = (_t, _field, _cls[0] if _cls else _field + "Codec")
+    if _code:
+        READ[_h], WRITE[_h] = _code
+_ENUM = {"char": "byte", "uint8": "byte", "wchar": "uint32"}  # C# has no char enums
+
+
+def enum_base(scalar: str) -> Tuple[str, ...]:
+    """The LEAF row (C# type, codec) an enum of this base scalar is stored as."""
+    return LEAF[_ENUM.get(scalar, scalar)]
+
+
+# Containers and optionals: C# type and codec ({e} {ex}: the element's type and codec; {k}
+# {kx}: the key's); an optional of a value type, then of a reference type.
+FORMS = {
     "array": ("{e}[]", "ArrayCodec<{e}>({ex}, {n})"),
     "vector": (G + "List<{e}>", "ListCodec<{e}>({ex})"),
     "list": (G + "List<{e}>", "ListCodec<{e}>({ex}, true)"),
     "set": (G + "SortedSet<{e}>", "SetCodec<{e}>({ex})"),
     "map": (G + "SortedDictionary<{k}, {e}>", "MapCodec<{k}, {e}>({kx}, {ex}, {pairs})"),
     "hash": (G + "Dictionary<{k}, {e}>", "HashCodec<{k}, {e}>({kx}, {ex}, {pairs})"),
+    True: ("{e}?", "OptionalValueCodec<{e}>({ex})"), False: ("{e}", "OptionalRefCodec<{e}>({ex})"),
 }
-# An optional of a value type, of a reference type.
-OPTIONAL = (("{e}?", "OptionalValueCodec<{e}>({ex})"), ("{e}", "OptionalRefCodec<{e}>({ex})"))
-REFS = ("enum", "flags", "struct")  # helpers of named types
 # A field's new value without a default ({order}: the keys' comparer; none: C#'s default).
 ZERO = {"string": '""', "bytes": "new byte[0]", "struct": "new {t}()", "vector": "new {t}()",
         "list": "new {t}()", "hash": "new {t}()", "set": "new {t}({order})",
         "map": "new {t}({order})"}
 ORDER = {"string": f"{RT}.StringOrder.Instance", "uuid": f"{RT}.UuidOrder.Instance"}
-# Values with nothing to verify (a decimal's scale is checked).
-TRIVIAL = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
-           "uint32", "int64", "uint64", "float", "double", "uuid", "timestamp", "enum", "flags")
+TRIVIAL = tuple(h for h in VALUE_HELPERS if h != "decimal")  # nothing to verify
 # What generated code inlines, by helper (and element helper); else "codec": F<index>.
-INLINED = {"string": "text", "bytes": "text", "struct": "struct"}
-NESTED = {("optional", "struct"): "optstruct", ("vector", "struct"): "structs",
-          ("list", "struct"): "structs"}
+INLINED = {"string": "text", "bytes": "text", "struct": "struct", ("optional", "struct"):
+           "optstruct", ("vector", "struct"): "structs", ("list", "struct"): "structs"}
 TEXT = {"string": "String", "bytes": "Bytes"}  # the runtime's text calls: VPutString, ...
-STRUCTS = ("struct", "optstruct", "structs")  # the inlined handlings that enter a struct
 
-# Loads and stores at {at} (checked positions), by helper (an enum's: by its base scalar).
-READ = {
-    "bool": "r.U8({at}) != 0", "byte": "r.U8({at})", "uint8": "r.U8({at})",
-    "char": "(char)r.U8({at})", "int8": "(sbyte)r.U8({at})", "int16": "(short)r.U16({at})",
-    "uint16": "r.U16({at})", "int32": "r.I32({at})", "uint32": "r.U32({at})",
-    "wchar": "r.U32({at})", "int64": "(long)r.U64({at})", "uint64": "r.U64({at})",
-    "float": "r.F32({at})", "double": "r.F64({at})", "uuid": RT + ".Uuid.Read(b, {at})",
-    "decimal": RT + ".Decimals.Read(b, {at})", "timestamp": "new " + RT + ".Timestamp(r.U64({at}))",
-}
-ENUM_READ = dict(READ, char="r.U8({at})")
-_B = "b[{at}] = (byte){v};"
-_W32, _W64, _W16 = "w.PutU32({at}, (uint){v});", "w.PutU64({at}, (ulong){v});", \
-    RT + ".Le.Put(b, {at}, (ushort){v});"
-WRITE = {
-    "bool": "b[{at}] = {v} ? (byte)1 : (byte)0;", "byte": _B, "uint8": _B, "char": _B,
-    "int8": _B, "int16": _W16, "uint16": _W16, "int32": _W32, "uint32": _W32, "wchar": _W32,
-    "int64": _W64, "uint64": _W64, "float": RT + ".Le.PutF32(b, {at}, {v});",
-    "double": "w.PutF64({at}, {v});", "uuid": RT + ".Uuid.Write(b, {at}, {v});",
-    "decimal": RT + ".Decimals.Write(b, {at}, {v});",
-    "timestamp": RT + ".Le.Put(b, {at}, {v}.Nanoseconds);",
-}
+
+def parts(sc: Scope, w: WireType) -> Tuple[str, str, str]:
+    """(C# type, codec type, codec expression), once per wire type and package."""
+    got = sc.parts.get(w)
+    if got is None:
+        got = sc.parts[w] = _parts(sc, w)
+    return got
 
 
 def _parts(sc: Scope, w: WireType) -> Tuple[str, str, str]:
-    """(C# type, codec type, codec expression)."""
     h = w.helper
     if h in LEAF:
         t, field, cls = LEAF[h]
         return t, f"{RT}.{cls}", f"{RT}.Codecs.{field}"
-    if h in REFS:
-        assert w.ref is not None and (w.scalar is not None or h == "struct")
+    if w.ref is not None:  # enum, flags, struct
         t, c = sc.type_name(w.ref), sc.codec_name(w.ref)
-        if h == "struct":
+        if w.scalar is None:
             return t, c, c + ".Instance"
-        return t, f"{RT}.EnumCodec<{t}, {ENUM_BASE[w.scalar or '']}>", sc.enum_codec(w.ref)
+        return t, f"{RT}.EnumCodec<{t}, {enum_base(w.scalar)[0]}>", sc.enum_codec(w.ref)
     assert w.element is not None
-    e, k = _parts(sc, w.element), _parts(sc, w.key) if w.key is not None else ("", "", "")
-    form, cform = OPTIONAL[0 if w.element.is_value else 1] if h == "optional" else CONTAINER[h]
+    e, k = parts(sc, w.element), parts(sc, w.key) if w.key is not None else ("", "", "")
+    form, cform = FORMS[w.element.is_value if h == "optional" else h]
     t = form.format(e=e[0], k=k[0])
     pairs = "true" if w.json.form == "pairs" else "false"
     return t, f"{RT}.Codec<{t}>", f"new {RT}." + cform.format(e=e[0], ex=e[2], k=k[0], kx=k[2],
                                                                n=w.length, pairs=pairs)
 
 
-def cs_type(sc: Scope, w: WireType) -> str:
-    return _parts(sc, w)[0]
-
-
-def codec(sc: Scope, w: WireType) -> Tuple[str, str]:
-    """(C# type of the codec, expression creating or naming it)."""
-    _, ct, cx = _parts(sc, w)
-    return ct, cx
-
-
-def order(w: Optional[WireType]) -> str:
-    return ORDER.get(w.helper, "") if w is not None else ""
-
-
 def zero(sc: Scope, w: WireType) -> str:
     """A field's new value without a default ("": C#'s default)."""
-    t = cs_type(sc, w)
-    if w.helper == "array":
-        assert w.element is not None
-        e = cs_type(sc, w.element)
-        inner = zero(sc, w.element)
+    t = parts(sc, w)[0]
+    e = w.element
+    if w.helper == "array" and e is not None:
+        inner, et = zero(sc, e), parts(sc, e)[0]
         if inner:
-            return f"{RT}.Arrays.New<{e}>({w.length}, () => {inner})"
-        if e.endswith("[]"):  # bytes?[N]: a jagged array's length comes first
-            return f"new {e[:-2]}[{w.length}][]"
-        return f"new {e}[{w.length}]"
-    form = ZERO.get(w.helper, "")
-    return form.format(t=t, order=order(w.key or w.element))
+            return f"{RT}.Arrays.New<{et}>({w.length}, () => {inner})"
+        if et.endswith("[]"):  # bytes?[N]: a jagged array's length comes first
+            return f"new {et[:-2]}[{w.length}][]"
+        return f"new {et}[{w.length}]"
+    order = w.key or e
+    return ZERO.get(w.helper, "").format(t=t, order=ORDER.get(order.helper, "") if order else "")
 
 
 def trivial(w: WireType) -> bool:
     """Nothing to verify (arrays of such values too)."""
-    if w.helper == "array":
-        assert w.element is not None
-        return trivial(w.element)
-    return w.helper in TRIVIAL
+    return trivial(w.element) if w.helper == "array" and w.element else w.helper in TRIVIAL
 
 
 def inlined(w: WireType) -> str:
     """A field's handling: value, text, struct, optstruct, structs or codec."""
     if w.is_value:
         return "value"
-    if w.element is not None:
-        return NESTED.get((w.helper, w.element.helper), "codec")
-    return INLINED.get(w.helper, "codec")
+    return INLINED.get((w.helper, w.element.helper) if w.element else w.helper, "codec")
 
 
 def leaf(w: WireType) -> Optional[str]:
     """The struct an inlined field holds."""
-    if inlined(w) not in STRUCTS:
+    if inlined(w) not in ("struct", "optstruct", "structs"):
         return None
     return w.ref if w.element is None else w.element.ref
 
 
-def spelled(sc: Scope, w: WireType, seen: Tuple[str, ...], final: bool) -> bool:
+def spelled(sc: Scope, w: WireType, final: bool) -> bool:
     """Whether VFast or FFast (final) checks a field itself: values, text, structs of such
-    fields (optional, in vectors: of final_min > 0 in FFast), not recursive (seen)."""
+    fields (optional, in vectors: of final_min > 0 in FFast), not recursive (depth > 0)."""
     if w.is_value or inlined(w) == "text" or (not final and trivial(w)):
         return True
     ref = leaf(w)
-    if ref is None or ref in seen or (final and inlined(w) == "structs" and w.element is not None
-                                      and w.element.final_min <= 0):
+    if ref is None or (final and inlined(w) == "structs" and w.element is not None
+                       and w.element.final_min <= 0):
         return False
-    inner = sc.model.struct(ref)
-    return inner.depth > 0 and all(spelled(sc, f.wire, seen + (ref,), final) for f in inner.fields)
+    got = sc.spelled.get((ref, final))
+    if got is None:
+        inner = sc.model.struct(ref)
+        got = inner.depth > 0 and all(spelled(sc, f.wire, final) for f in inner.fields)
+        sc.spelled[(ref, final)] = got
+    return got
 
 
 def read_value(sc: Scope, w: WireType, at: str) -> str:
-    """Reads a fixed-size value."""
-    if w.ref is not None:  # an enum or flags over its base
-        assert w.scalar is not None
-        return f"({sc.type_name(w.ref)})({ENUM_READ[w.scalar].format(at=at)})"
-    return READ[w.helper].format(at=at)
+    """Reads a fixed-size value (an enum or flags: its base, cast)."""
+    if w.ref is None:
+        return READ[w.helper].format(at=at)
+    scalar = w.scalar or ""
+    return f"({sc.type_name(w.ref)})({READ[_ENUM.get(scalar, scalar)].format(at=at)})"
 
 
 def write_value(w: WireType, at: str, v: str) -> str:
-    """Writes a fixed-size value."""
     return WRITE[w.scalar or w.helper].format(at=at, v=v)
 
 
@@ -183,10 +167,70 @@ def field_vars(sc: Scope, w: WireType, index: int, v: str) -> Dict[str, object]:
     codec of the struct it holds, $fn$ String or Bytes, $fmin$ an element's final_min."""
     ref = leaf(w)
     e = w.element
-    return {"v": v, "i": index, "t": cs_type(sc, w), "c": sc.codec_name(ref) if ref else "",
+    return {"v": v, "i": index, "t": parts(sc, w)[0], "c": sc.codec_name(ref) if ref else "",
             "fn": TEXT.get(w.helper, ""), "rt": RT, "fmin": e.final_min if e else 0}
 
 
-def uses_b(lines: List[str]) -> bool:
-    """Whether statements use the local `b` (so the method declares it)."""
-    return any("b[" in x or "(b, " in x for x in lines)
+def local_b(lines: List[str], source: str) -> str:
+    """`byte[] b = <source>;` when statements use the local `b`, else ""."""
+    return f"byte[] b = {source};" if any("b[" in x or "(b, " in x for x in lines) else ""
+
+
+# ---- defaults as C# expressions, from the lowered literals (lower.Literal), by literal kind
+_MIN = {("long", -(1 << 63)): "long.MinValue", ("int", -(1 << 31)): "int.MinValue"}
+_SUFFIX = {"uint": "U", "long": "L", "ulong": "UL"}
+_INFINITY = {float("inf"): "PositiveInfinity", float("-inf"): "NegativeInfinity"}
+
+
+def int_text(t: str, v: int) -> str:
+    """Integer v as a literal of C# type t (cast to the narrow types)."""
+    if (t, v) in _MIN:
+        return _MIN[(t, v)]
+    if t in ("byte", "sbyte", "short", "ushort", "char"):
+        return f"({t})({v})" if v < 0 or t == "char" else f"({t}){v}"
+    return f"{v}{_SUFFIX.get(t, '')}"
+
+
+def _decimal(sc: Scope, w: WireType, lit: Literal) -> str:
+    c = lit.coefficient
+    words = (c & 0xFFFFFFFF, (c >> 32) & 0xFFFFFFFF, c >> 64)
+    ints = [f"unchecked((int)0x{x:08X})" if x >= 0x80000000 else str(x) for x in words]
+    return f"new decimal({', '.join(ints)}, {'true' if lit.negative else 'false'}, {lit.scale})"
+
+
+def _float(sc: Scope, w: WireType, lit: Literal) -> str:
+    x = lit.value if isinstance(lit.value, float) else float(str(lit.value))
+    t = "float" if lit.bits == 32 else "double"
+    if x != x or x in _INFINITY:
+        return f"{t}.{_INFINITY.get(x, 'NaN')}"
+    text = repr(x)
+    return text + ("" if "e" in text or "." in text else ".0") + t[0]
+
+
+def _integer(sc: Scope, w: WireType, lit: Literal) -> str:
+    value = lit.value if isinstance(lit.value, int) else int(str(lit.value))
+    if w.helper == "timestamp":
+        return f"new {RT}.Timestamp({value}UL)"
+    if w.ref is None:
+        assert w.scalar is not None
+        return int_text(LEAF[w.scalar][0], value)
+    t = sc.type_name(w.ref)  # an enum or flags: its members, or the value cast
+    if lit.names:
+        return " | ".join(f"{t}.{ident(n)}" for n in lit.names)
+    return f"({t})({int_text(enum_base(w.scalar or 'int32')[0], value)})"
+
+
+_COMPUTED = {"utc": f"{RT}.Timestamp.Now", "uuid1": f"{RT}.Uuid.NewTimeBased()",
+             "uuid4": "global::System.Guid.NewGuid()"}
+_LITERAL: Dict[str, Callable[[Scope, WireType, Literal], str]] = {
+    "bool": lambda sc, w, lit: "true" if lit.value else "false",
+    "computed": lambda sc, w, lit: _COMPUTED[str(lit.value)],
+    "string": lambda sc, w, lit: string(str(lit.value)),
+    "uuid": lambda sc, w, lit: f'new global::System.Guid("{lit.value}")',
+    "decimal": _decimal, "float": _float, "integer": _integer, "null": lambda sc, w, lit: "null",
+}
+
+
+def literal(sc: Scope, w: WireType, lit: Literal) -> str:
+    """The default `lit` of a field of wire type w (an optional's: its value's, or null)."""
+    return _LITERAL[lit.kind](sc, w.element if w.helper == "optional" and w.element else w, lit)

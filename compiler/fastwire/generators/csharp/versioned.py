@@ -1,15 +1,15 @@
 """A codec's versioned methods (VPutAt, VGetAt, VCheckAt, VFast) from the plan's versioned
-steps: values in place, the other fields by handling (types.inlined) in templates."""
+steps: values in place, other fields by handling (types.inlined) in templates."""
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 from ...layouts import DECIMAL, OPTIONAL
 from ...lower import StructLayout
 from ...plan import PlanField
 from .names import RT, Scope, lines
-from .types import field_vars, inlined, leaf, read_value, spelled, trivial, uses_b, write_value
+from .types import field_vars, inlined, leaf, local_b, read_value, spelled, trivial, write_value
 
 Lines = List[str]
 _OPTIONAL = f"r.Optional(pos, r.U32($slot$ + {OPTIONAL.offset_at}), $slot$ + {OPTIONAL.slot}, 4)"
@@ -84,33 +84,6 @@ CHECK = {
         }""",
     "codec": "F$i$.VCheck(r, $slot$, pos, d);",
 }
-
-
-def fields(layout: StructLayout) -> List[PlanField]:
-    """A struct's fields (`at`: the slot's offset)."""
-    return [f for step in layout.plan.versioned.steps for f in step.fields]
-
-
-def _field(sc: Scope, table: Dict[str, str], f: PlanField, v: str = "") -> Lines:
-    slot = f"pos + {f.at}"
-    read = read_value(sc, f.wire, slot) if f.wire.is_value else ""
-    return lines(table[inlined(f.wire)], slot=slot, read=read,
-                 **field_vars(sc, f.wire, f.index, v))
-
-
-def check(sc: Scope, f: PlanField) -> Lines:
-    return [] if trivial(f.wire) else _field(sc, CHECK, f)
-
-
-def _if_stored(f: PlanField, body: Lines, indent_one: bool) -> Lines:
-    """`body` when the stored body holds the field's slot."""
-    end = (f.at or 0) + f.wire.slot
-    cond = [f"if (stored >= {end})"] if end > 8 or indent_one else []
-    if len(body) == 1:
-        return cond + [("    " if indent_one else "") + body[0]]
-    return cond + ["{"] + ["    " + x for x in body] + ["}"]
-
-
 PUT_AT = """
     if (v == null) throw new $rt$.FastwireException($rt$.ErrorCode.WrongType, "$name$ is null");
     int pos = w.Append($body$);
@@ -145,6 +118,30 @@ CHECK_AT = """
     $checks$"""
 
 
+def fields(layout: StructLayout) -> List[PlanField]:
+    """A struct's fields (`at`: the slot's offset)."""
+    return [f for step in layout.plan.versioned.steps for f in step.fields]
+
+
+def _field(sc: Scope, table: Dict[str, str], f: PlanField, v: str = "") -> Lines:
+    slot = f"pos + {f.at}"
+    read = read_value(sc, f.wire, slot) if f.wire.is_value else ""
+    return lines(table[inlined(f.wire)], slot=slot, read=read, **field_vars(sc, f.wire, f.index, v))
+
+
+def check(sc: Scope, f: PlanField) -> Lines:
+    return [] if trivial(f.wire) else _field(sc, CHECK, f)
+
+
+def _if_stored(f: PlanField, body: Lines, indent_one: bool) -> Lines:
+    """`body` when the stored body holds the field's slot."""
+    end = (f.at or 0) + f.wire.slot
+    cond = [f"if (stored >= {end})"] if end > 8 or indent_one else []
+    if len(body) == 1:
+        return cond + [("    " if indent_one else "") + body[0]]
+    return cond + ["{"] + ["    " + x for x in body] + ["}"]
+
+
 def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
     """attr: each field's member, by index."""
     steps = layout.plan.versioned.steps
@@ -155,7 +152,7 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
               for s in steps if s.op == "values" for f in s.fields]
     puts = [x for s in steps if s.op != "values" for x in _field(sc, PUT, s.field, attr[s.field.index])]
     sc.method(f"public static void VPutAt({RT}.WriteBuffer w, int slot, int bas, {t} v)",
-              lines(PUT_AT, b="byte[] b = w.Data;" if uses_b(values) else "", values="\n".join(values),
+              lines(PUT_AT, b=local_b(values, "w.Data"), values="\n".join(values),
                     fields="\n".join(puts), **var))
     full: Lines = []
     older: Lines = []  # a body of an older version: the fields it holds
@@ -163,14 +160,13 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
         got = _field(sc, GET, f, attr[f.index])
         full += got
         older += _if_stored(f, got, True)
-    gets = lines(GET_AT, b="byte[] b = r.B;" if uses_b(full) else "", full="\n".join(full), older="\n".join(older),
+    gets = lines(GET_AT, b=local_b(full, "r.B"), full="\n".join(full), older="\n".join(older),
                  **var) if full else [enter, f"return new {t}();"]
     sc.method(f"public static {t} VGetAt({RT}.Reader r, int slot, int bas, int d)", gets)
     checks = [x for f in fields(layout) if not trivial(f.wire) for x in _if_stored(f, check(sc, f), False)]
-    checks = lines(CHECK_AT, b="byte[] b = r.B;" if uses_b(checks) else "", checks="\n".join(checks), **var) \
-        if checks else [enter]
-    sc.method(f"public static void VCheckAt({RT}.Reader r, int slot, int bas, int d)", checks,
-              inline=inline_check(sc, layout.name) is not None)
+    sc.method(f"public static void VCheckAt({RT}.Reader r, int slot, int bas, int d)",
+              lines(CHECK_AT, b=local_b(checks, "r.B"), checks="\n".join(checks), **var)
+              if checks else [enter], inline=inline_check(sc, layout.name) is not None)
     fast = fast_root(sc, layout)
     if fast:
         sc.method(f"public override bool VFast({RT}.Reader r, int d)", fast)
@@ -179,33 +175,32 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
 INLINE_LINES = 64
 
 
-def inline_check(sc: Scope, name: str, seen: Tuple[str, ...] = ()) -> Optional[int]:
+def inline_check(sc: Scope, name: str) -> Optional[int]:
     """The lines of `name`'s VCheckAt with the structs it enters inlined, when at most
-    INLINE_LINES and not recursive: it is then marked AggressiveInlining (Mono saves a call
-    and a safepoint per struct: the seed account's versioned verify, 100 -> 79 ns)."""
-    if name in seen:
-        return None
+    INLINE_LINES and not recursive (met again in progress: None); it is then marked
+    AggressiveInlining (Mono saves a call and a safepoint per struct: the seed account's
+    versioned verify, 100 -> 79 ns)."""
+    if name in sc.inline:
+        return sc.inline[name]
+    sc.inline[name] = None
     size = 0
     for f in fields(sc.model.struct(name)):
-        size += len(check(sc, f))
         ref = leaf(f.wire)
-        sub = inline_check(sc, ref, seen + (name,)) if ref is not None else 0
+        sub = inline_check(sc, ref) if ref is not None else 0
         if sub is None:
             return None
-        size += sub
-    return size if size <= INLINE_LINES else None
+        size += len(check(sc, f)) + sub
+    sc.inline[name] = size if size <= INLINE_LINES else None
+    return sc.inline[name]
 
 
-# ---- VFast: a root's versioned verify in one method (types.spelled) ------------------------
-# The budget and the end in locals (Mono keeps the reader's fields in memory). True only when
-# VCheck accepts; false, nothing recorded, on anything unusual (an older body, the depth limit,
-# a failed check): VCheck then runs and reports, so results are identical. It charges what
-# VCheck charges, testing the budget at the end and in each loop pass; every load is at a
-# position its checks have proven inside the message.
-FAST_LINES = 400
+# ---- VFast: a root's versioned verify in one method (types.spelled), budget and end in
+# locals (Mono keeps the reader's fields in memory). True only when VCheck accepts; false,
+# nothing recorded, on anything unusual (an older body, the depth, a failed check): VCheck then
+# runs and reports. It charges what VCheck charges; every load is at a position proven inside.
 FAST_BODY = """
     uint $u$ = (uint)($bas$) + r.U32($slot$);
-    if ($u$ < (uint)($end$) || (ulong)$u$ + 8 > size) return false;
+    if ($u$ < (uint)($slot$ + 4) || (ulong)$u$ + 8 > size) return false;
     int $pos$ = (int)$u$;
     uint $n$ = r.U32($pos$);
     if ($n$ < $size$ || $n$ > size - $u$ || r.U32($pos$ + 4) != $number$U) return false;
@@ -246,35 +241,33 @@ FAST = {
     }""",
 }
 # The locals each handling declares, and the slot and base of the struct it enters.
-FAST_VARS = {"text": "oqn", "optstruct": "q", "structs": "oqnei"}
+FAST_VARS = {"value": "", "text": "oqn", "struct": "", "optstruct": "q", "structs": "oqnei"}
 FAST_INNER = {"struct": ("at", "pos"), "optstruct": ("q", "q"), "structs": ("e", "pos")}
 
 
 def fast_root(sc: Scope, layout: StructLayout) -> Lines:
     ws = [f.wire for f in fields(layout)]
-    if layout.depth <= 0 or not all(spelled(sc, w, (), False) for w in ws) or all(map(trivial, ws)):
+    if layout.depth <= 0 or not all(spelled(sc, w, False) for w in ws) or all(map(trivial, ws)):
         return []
     sc.fast_n = 0
     out = [f"if (d < {layout.depth}) return false;", "uint size = (uint)r.End;",
-           "long left = r.Budget;"] + _fast_body(sc, layout, "4", "0") + \
-        ["if (left < 0) return false;", "r.Budget = left;", "return true;"]
-    return out if len(out) <= FAST_LINES else []
+           "long left = r.Budget;", *_fast_body(sc, layout, "4", "0"),
+           "if (left < 0) return false;", "r.Budget = left;", "return true;"]
+    return out if len(out) <= 400 else []
 
 
 def _fast_body(sc: Scope, layout: StructLayout, slot: str, bas: str) -> Lines:
     """The body the offset at `slot` (from `bas`) leads to: header, charge, fields."""
-    names = {x: sc.fast_var(x) for x in ("u", "pos", "n")}
-    out = lines(FAST_BODY, bas=bas, slot=slot, end=f"{slot} + 4", size=layout.body_size,
-                number=layout.type_number, **names)
-    pos = names["pos"]
+    u, pos, n = (sc.fast_var(x) for x in ("u", "pos", "n"))
+    out = lines(FAST_BODY, bas=bas, slot=slot, size=layout.body_size, number=layout.type_number,
+                u=u, pos=pos, n=n)
     for f in fields(layout):
-        if trivial(f.wire):
-            continue
-        k = inlined(f.wire)
-        var: Dict[str, object] = {x: sc.fast_var(x) for x in FAST_VARS.get(k, "")}
-        var.update(at=f"{pos} + {f.at}", pos=pos)
-        if k in FAST_INNER:
-            at, base = (str(var[x]) for x in FAST_INNER[k])
-            var["inner"] = "\n".join(_fast_body(sc, sc.model.struct(leaf(f.wire) or ""), at, base))
-        out += lines(FAST[k], **var)
+        if not trivial(f.wire):
+            k = inlined(f.wire)
+            var: Dict[str, object] = {x: sc.fast_var(x) for x in FAST_VARS[k]}
+            var.update(at=f"{pos} + {f.at}", pos=pos)
+            if k in FAST_INNER:
+                at, base = (str(var[x]) for x in FAST_INNER[k])
+                var["inner"] = "\n".join(_fast_body(sc, sc.model.struct(leaf(f.wire) or ""), at, base))
+            out += lines(FAST[k], **var)
     return out
