@@ -228,6 +228,29 @@ def limited(p: Printer, doc: str, fn: str, method: str, body: str, **variables: 
     p.print("}\n\n")
 
 
+COMMA = "if @ > 0 {\n    b = append(b, ',')\n}"
+
+
+def nullable(g: Scope, w: W, v: str, put: Callable, null: str = 'b = append(b, "null"...)', some: str = "") -> None:
+    """Writes optional v: `null` when it has no value, else `some` and its value by put."""
+    with unless(g.p, f"{v} == nil", null):
+        if some:
+            g.p.print(some)
+        put(g, w.element, deref(w.element, v))  # type: ignore[arg-type]
+
+
+def items(g: Scope, w: W, v: str, put: Callable, open: Callable[[str], str], close: str) -> None:
+    """Writes array, vector, list or set v (a set's in wire order): open(its name), the values
+    by put, separated by commas, then close."""
+    src = sorted_set(g, w, v)
+    i = g.var("i")
+    g.p.print(open(src))
+    with g.p.block(f"for {i} := range {src} {{", "}"):
+        g.p.print(COMMA.replace("@", i))
+        put(g, w.element, f"{src}[{i}]")
+    g.p.print(f"b = append(b, '{close}')")
+
+
 def allocated(g: Scope, e: W, dst: str) -> str:
     """Gives optional dst a value to read into, when it has none: the value."""
     g.p.print(f"if {dst} == nil {{\n    {dst} = new({gotype(g, e)})\n}}")
