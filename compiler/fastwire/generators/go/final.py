@@ -18,6 +18,7 @@ from .types import (
     allocated,
     deref,
     entries,
+    fast_walk,
     gotype,
     guard,
     insert,
@@ -90,7 +91,7 @@ def rooms(fields: List[plan.PlanField], end: str = "end") -> List[str]:
 
 
 def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
-    p, t, fast = g.p, layout.type_number, ffast_struct(g, layout)
+    p, t, fast = g.p, layout.type_number, fast_walk(g, layout, lambda w: not ftrivial(w), False)
     fields = [f for step in layout.plan.final.steps for f in step.fields]
     p.print(MARSHAL, N=name, T=t)
     limited(p, "// UnmarshalFinal reads a final-format root model into s, reusing its memory.",
@@ -325,22 +326,7 @@ def ftrivial(w: W) -> bool:
     return w.is_value and w.helper not in CHECKED
 
 
-# The fast path of final verify: a root struct whose checks need no call and no zero-size
-# allowance (values, strings, bytes, leaf structs, optionals, arrays and collections of
-# these, of nonzero size) is first walked by fwFastF<Name>(d, p, end), the same checks
-# without the FReader: depth checked once by the caller against the schema's nesting, any
-# failure -1 with nothing recorded. The final walk stops at the first failure, so the full
-# walk that then runs finds it and says why (a failing message is walked twice).
-def ffast_ok(g: Scope, w: W) -> bool:
-    if w.ref is not None and w.helper == "struct":
-        leaf = g.layout(w.ref)
-        return leaf.depth == 1 and all(ffast_ok(g, fl.wire) for fl in leaf.fields)
-    parts = [e for e in (w.key, w.element) if e is not None]
-    if w.collection not in (None, "array") and not sum(e.final_min for e in parts):
-        return False  # a count of zero-size values: bounded by the allowance only
-    return all(ffast_ok(g, e) for e in parts)
-
-
-def ffast_struct(g: Scope, layout: lower.StructLayout) -> bool:
-    return (layout.depth in (1, 2) and any(not ftrivial(fl.wire) for fl in layout.fields)
-            and all(ffast_ok(g, fl.wire) for fl in layout.fields))
+# The fast path of final verify (types.fast_walk): a root struct first walked by
+# fwFastF<Name>(d, p, end), the same checks without the FReader: depth checked once by the
+# caller against the schema's nesting, any failure -1 with nothing recorded. The walk stops at
+# the first failure, so the full walk that then runs finds it and says why.

@@ -5,7 +5,7 @@ and the statement shapes they share."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable, Dict, Iterator, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from ... import lower, plan
 from ...layouts import SCALAR_WIDTHS
@@ -123,6 +123,26 @@ def compare_fn(g: Scope, w: W) -> str:
 def checked(w: W) -> bool:
     """Reading a value of w may fail: not a value, or a value whose bytes are checked."""
     return not w.is_value or w.helper in CHECKED
+
+
+def parts(w: W) -> List[W]:
+    """A collection's key (of a map or hash) and element."""
+    return [e for e in (w.key, w.element) if e is not None]
+
+
+def fast_walk(g: Scope, layout: lower.StructLayout, needs: Callable[[W], bool], zero_ok: bool) -> bool:
+    """A struct of depth 1 or 2 walked fast: some field needs a check (needs), and every field
+    holds only values, strings, bytes and leaf structs, in optionals and collections (of
+    nonzero size unless zero_ok)."""
+    def ok(w: W) -> bool:
+        if w.ref is not None and w.helper == "struct":
+            leaf = g.layout(w.ref)
+            return leaf.depth == 1 and all(ok(fl.wire) for fl in leaf.fields)
+        if not zero_ok and w.collection not in (None, "array") and not sum(e.final_min for e in parts(w)):
+            return False  # a count of zero-size values: bounded by the allowance only
+        return all(ok(e) for e in parts(w))
+    return layout.depth in (1, 2) and any(needs(fl.wire) for fl in layout.fields) and \
+        all(ok(fl.wire) for fl in layout.fields)
 
 
 def sorted_set(g: Scope, w: W, v: str) -> str:

@@ -16,6 +16,7 @@ from .types import (
     allocated,
     checked,
     entries,
+    fast_walk,
     gotype,
     guard,
     insert,
@@ -23,6 +24,7 @@ from .types import (
     load,
     orelse,
     pair_map,
+    parts,
     sort_read,
     sorted_set,
     store,
@@ -100,7 +102,7 @@ UNUSED = "_, _ = pos, stored"
 
 
 def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
-    p, fast, t, body = g.p, vfast_struct(g, layout), layout.type_number, layout.body_size
+    p, fast, t, body = g.p, fast_walk(g, layout, vneeds_check, True), layout.type_number, layout.body_size
     fields = [f for step in layout.plan.versioned.steps for f in step.fields]
     verify = f"fwVerifyV{name}Full" if fast else f"FwVerifyV{name}"
     p.print(MARSHAL, N=name)
@@ -397,9 +399,8 @@ def _check_array(g, w, slot, base):
 def _check_collection(g, w, slot, base):
     """A vector, list or set (elements), or a map or hash (key, value pairs): r.Block's usual
     case spelled out when they need checks."""
-    parts = [e for e in (w.key, w.element) if e is not None]
-    size = sum(e.slot for e in parts)
-    if not any(vneeds_check(e) for e in parts):
+    size = sum(e.slot for e in parts(w))
+    if not any(vneeds_check(e) for e in parts(w)):
         return sync(g, f"r.Block({slot}, {base}, {size})")
     p = g.p
     q, n, ok, blk = g.var("p"), g.var("n"), g.var("ok"), g.var("blk")
@@ -447,18 +448,6 @@ VCHECK = table(lambda g, w, slot, base: None,
 # work is bounded by the bytes it charges (counts are checked against the bytes after
 # them), and a fast walk given up costs one redo of that struct at most.
 
-def vfast_ok(g: Scope, w: W) -> bool:
-    if w.ref is not None and w.helper == "struct":
-        leaf = g.layout(w.ref)
-        return leaf.depth == 1 and all(vfast_ok(g, fl.wire) for fl in leaf.fields)
-    return all(vfast_ok(g, e) for e in (w.key, w.element) if e is not None)
-
-
-def vfast_struct(g: Scope, layout: lower.StructLayout) -> bool:
-    return (layout.depth in (1, 2) and any(vneeds_check(fl.wire) for fl in layout.fields)
-            and all(vfast_ok(g, fl.wire) for fl in layout.fields))
-
-
 def vcharge(g: Scope) -> None:
     """Charges of a known size (the length or count words, optional blocks) are summed and
     taken once, after the checks of a straight run (a walk body, one loop pass)."""
@@ -501,14 +490,13 @@ def vfast(g: Scope, w: W, buf: str, idx: str, base: str, at: str) -> None:
 
 def _fast_counted(g, w, buf, idx, base, at):
     """[u32 length][bytes], or [u32 count][count slots of elements or key, value pairs]."""
-    parts = [e for e in (w.key, w.element) if e is not None]
-    size = sum(e.slot for e in parts)
+    size = sum(e.slot for e in parts(w))
     p, q = g.p, vfast_target(g, buf, idx, base, at, 4, "q")
     n = g.var("n")
-    p.print(f"{n} := int(fw.U32(d, {q}))" + (f" * {size}" if parts else ""))
+    p.print(f"{n} := int(fw.U32(d, {q}))" + (f" * {size}" if parts(w) else ""))
     guard(p, f"{q}+4+{n} > size", GIVE_UP, f"left -= int64({n})")
     g.vconst[-1] += 4
-    if any(vneeds_check(e) for e in parts):
+    if any(vneeds_check(e) for e in parts(w)):
         # The element slots are read from d where the loop is; their offsets are relative
         # to the collection's base, not to q.
         end, slot = g.var("end"), g.var("at")
@@ -516,7 +504,7 @@ def _fast_counted(g, w, buf, idx, base, at):
         with p.block(f"for {slot} := {q} + 4; {slot}+{size} <= {end}; {slot} += {size} {{", "}"):
             g.vconst.append(0)
             off = 0
-            for e in parts:
+            for e in parts(w):
                 vfast(g, e, "d", plus(slot, off), base, plus(slot, off))
                 off += e.slot
             vcharge(g)
