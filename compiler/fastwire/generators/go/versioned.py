@@ -6,6 +6,7 @@ call kept for the rest. The handlers in the tables take (g, w, value, slot, base
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 
 from ... import lower
 from ...layouts import DECIMAL, OPTIONAL
@@ -415,18 +416,8 @@ def _check_collection(g, w, slot, base):
             return vcheck(g, w.element, at, base)
         vcheck(g, w.key, at, base)
         if vneeds_check(w.element):
-            with p.block("if left >= 0 {", "}") if vneeds_check(w.key) else nothing():
+            with p.block("if left >= 0 {", "}") if vneeds_check(w.key) else nullcontext():
                 vcheck(g, w.element, f"{at}+{w.key.slot}", base)
-
-
-class nothing:
-    """A context that adds nothing (no block)."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 VCHECK = table(lambda g, w, slot, base: None,
@@ -436,17 +427,12 @@ VCHECK = table(lambda g, w, slot, base: None,
 
 
 # ---- the fast walk of verify ------------------------------------------------------------
-# A struct whose checks need no call (its fields are values, strings, bytes, leaf structs,
-# and optionals and collections of these) verifies the usual message in one straight walk,
-# fwFastV<Name>(d, slot, base, left): each check passes or returns false, having recorded
-# nothing (the budget is a parameter), and the caller runs the full walk
-# (fwVerifyV<Name>Full), which starts that struct over from the same state and records why
-# it fails. The fast walk accepts only what the full walk accepts and charges the same
-# blocks: it wants every body at least as large as this version's, offsets that are not 0
-# (empty strings and collections too), and the depth limit not reached anywhere in the
-# struct (layout.depth bounds its nesting). It looks at the budget once, at the end. Its
-# work is bounded by the bytes it charges (counts are checked against the bytes after
-# them), and a fast walk given up costs one redo of that struct at most.
+# A struct of types.fast_walk verifies the usual message in one straight walk,
+# fwFastV<Name>(d, slot, base, left): each check passes or returns false having recorded
+# nothing, and the caller then runs the full walk (fwVerifyV<Name>Full) from the same state,
+# which says why. It accepts only what the full walk accepts and charges the same blocks
+# (bodies at least this version's size, nonzero offsets, the depth limit not reached); it
+# looks at the budget once, at the end, and its work is bounded by the bytes it charges.
 
 def vcharge(g: Scope) -> None:
     """Charges of a known size (the length or count words, optional blocks) are summed and
