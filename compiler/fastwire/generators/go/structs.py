@@ -4,7 +4,7 @@ and (keyed) FwCompare<T>."""
 from __future__ import annotations
 
 import os
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ... import __version__, ir, lower
 from ..common import docs
@@ -99,17 +99,20 @@ def emit_enum(g: Scope, e: ir.EnumType) -> None:
     p.print()
 
 
+def declare(p: Printer, name: str, fields: List[Tuple[str, str]]) -> None:
+    """type name struct { fields }, their types aligned as gofmt aligns them."""
+    if not fields:
+        return p.print(f"type {name} struct{{}}")
+    width = max(len(n) for n, _ in fields)
+    with p.block(f"type {name} struct {{", "}"):
+        for n, t in fields:
+            p.print(f"{n}{' ' * (width - len(n) + 1)}{t}")
+
+
 def emit_struct(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
     p, name = g.p, s.name
     comment(p, s.doc, f"{name} is the schema's {s.kind} {name} (type {layout.type_number}).")
-    fields = [(field(fl.name), gotype(g, fl.wire)) for fl in layout.fields]
-    if not fields:
-        p.print(f"type {name} struct{{}}")
-    else:
-        width = max(len(n) for n, _ in fields)
-        with p.block(f"type {name} struct {{", "}"):
-            for n, t in fields:
-                p.print(f"{n}{' ' * (width - len(n) + 1)}{t}")
+    declare(p, name, [(field(fl.name), gotype(g, fl.wire)) for fl in layout.fields])
     p.print(f'''
 
         // FBEType is {name}'s type number.
