@@ -2,33 +2,24 @@
 
     fastwire compile schemas/proto.fbe --lang go --final --json --proto \\
         --go-import example.com/app/gen -o gen/
-    fastwire --go --input=schemas/proto.fbe --output=gen/           # fbec's flags
 
-Each FBE package `p` becomes the Go package `p` in `<output>/p/p.fbe.go`, imported as
-`<go-import>/p`: the CLI's --go-import, else the compiled schema's `option go_import =
-"PATH"` (as protoc's go_package; docs/schema-language.md#options), else `fastwire.gen`.
-A package holds:
+FBE package `p` is Go package `p` in `<output>/p/p.fbe.go`, imported as `<go-import>/p`
+(--go-import, else the root schema's `option go_import`, else `fastwire.gen`). It holds enums
+and flags (named integers with constants `<Type><Value>`, `String()`, flags' `Has`); a struct
+per struct or message with `New<T>()` (optionals pointers, arrays `[N]T`, sequences slices,
+sets sorted, maps Go maps or, keyed by a struct or bytes, `[]fastwire.Pair`); MarshalFBE,
+UnmarshalFBE, Verify<T>; with --final MarshalFinal, UnmarshalFinal, Verify<T>Final; with
+--json MarshalJSON, UnmarshalJSON, AppendJSON; with --proto Receiver and Request<T>.
 
-- enums and flags as named integer types with constants `<Type><Value>` and `String()`
-  (flags also `Has`);
-- one exported struct per struct or message, `New<T>()` with the schema's defaults;
-  optionals are pointers, arrays `[N]T`, vectors/lists/sets slices (sets kept in
-  ascending order), maps and hashes Go maps (a struct or bytes key: a slice of
-  `fastwire.Pair`);
-- the versioned format: `MarshalFBE(buf) []byte`, `UnmarshalFBE(data) error`,
-  `Verify<T>(data) error`; with --final `MarshalFinal`, `UnmarshalFinal`,
-  `Verify<T>Final`; with --json `MarshalJSON`, `UnmarshalJSON`, `AppendJSON`;
-- with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
-
-Modules: names (the Scope a package is written in), types (Go types and the tables keyed
-by helper), literals (defaults), structs, versioned, final, json, protocol. Each renders
-the lowered model's codec plan (fastwire.lower, fastwire.plan); nothing of the layout is
-computed here. The output is gofmt-clean (tabs; struct fields aligned as gofmt aligns
-them; no other aligned columns).
+Modules: names (the Scope a package is written in), types (Go types, the tables keyed by
+helper, shared statement shapes), literals (defaults), structs, versioned, final, json,
+protocol. They render the lowered model's codec plan (fastwire.lower, fastwire.plan). The
+output is gofmt-clean.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Dict
 
 from ... import ir, lower
@@ -63,9 +54,7 @@ def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
         if options.proto:
             emit_protocol(g)
         body = g.p.lines
-        text = "\n".join(header(g, "\n".join(body)) + body)
-        while "\n\n\n" in text:
-            text = text.replace("\n\n\n", "\n\n")
+        text = re.sub(r"\n\n\n+", "\n\n", "\n".join(header(g, "\n".join(body)) + body))
         out[f"{go_package(pkg.name)}/{naming.file_name('go', pkg.name, 'module')}"] = \
             text.rstrip("\n") + "\n"
     return out

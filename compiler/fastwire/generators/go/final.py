@@ -16,17 +16,19 @@ from .types import (
     CHECKED,
     W,
     allocated,
-    compare_fn,
     deref,
     entries,
+    fast_walk,
     gotype,
+    guard,
     insert,
     limited,
     load,
-    orelse,
     pair_map,
+    sort_read,
     sorted_set,
     table,
+    unless,
     vkey,
 )
 
@@ -46,6 +48,7 @@ full, err := fw.FRoot(data, lim, $T$, $M$)
 if err != nil {
     return err
 }"""
+START = "\nvar r fw.FReader\nr.Start(data, full, lim)\nreturn r.Finish($C$(&r, 8, full), full)"
 # The fast walk (fwFastF<Name>) straight from Verify<T>FinalLimits; when it fails, the full
 # walk runs and says why.
 ROOT_FAST = """
@@ -88,21 +91,14 @@ def rooms(fields: List[plan.PlanField], end: str = "end") -> List[str]:
 
 
 def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
-    p, t, fast = g.p, layout.type_number, ffast_struct(g, layout)
+    p, t, fast = g.p, layout.type_number, fast_walk(g, layout, lambda w: not ftrivial(w), False)
     fields = [f for step in layout.plan.final.steps for f in step.fields]
     p.print(MARSHAL, N=name, T=t)
     limited(p, "// UnmarshalFinal reads a final-format root model into s, reusing its memory.",
-            "UnmarshalFinal", name)
-    p.print(ROOT + "\nvar r fw.FReader\nr.Start(data, full, lim)\nreturn r.Finish(s.FwGetF(&r, 8, full), full)",
-            T=t, M=layout.final_min)
-    p.outdent()
-    p.print("}\n\n")
-    limited(p, f"// Verify{name}Final checks a final-format root model of {name}.", f"Verify{name}Final")
-    p.print(ROOT + (ROOT_FAST if fast else ""), T=t, M=layout.final_min, N=name, D=layout.depth)
-    p.print(f"var r fw.FReader\nr.Start(data, full, lim)\nreturn r.Finish(FwVerifyF{name}(&r, 8, full), full)")
-    p.outdent()
-    p.print("}\n")
-    p.print()
+            "UnmarshalFinal", name, ROOT + START, T=t, M=layout.final_min, C="s.FwGetF")
+    limited(p, f"// Verify{name}Final checks a final-format root model of {name}.", f"Verify{name}Final", "",
+            ROOT + (ROOT_FAST if fast else "") + START, T=t, M=layout.final_min, N=name, D=layout.depth,
+            C=f"FwVerifyF{name}")
     if fast:
         p.print(FAST_FN, N=name, D=layout.depth)
         p.indent()
@@ -112,14 +108,12 @@ def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
         g.ffast = False
         p.print("return p")
         p.outdent()
-        p.print("}\n")
-        p.print()
+        p.print("}\n\n")
     p.print("// FwPutF appends s's fields in the final format (generated code).")
-    with p.block(f"func (s *{name}) FwPutF(b []byte) []byte {{", "}"):
+    with p.block(f"func (s *{name}) FwPutF(b []byte) []byte {{", "}\n\n"):
         for f in fields:
             fput(g, f.wire, f"s.{field(f.name)}")
         p.print("return b")
-    p.print()
     for template in WALKS:
         p.print(template, N=name)
         p.indent()
@@ -136,8 +130,7 @@ def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
         flush_run(g, run)
         p.print("r.Leave()\nreturn p")
         p.outdent()
-        p.print("}\n")
-        p.print()
+        p.print("}\n\n")
 
 
 def flush_run(g: Scope, run: List[plan.PlanField]) -> None:
@@ -164,11 +157,6 @@ def elements(g: Scope, head: str, total: str, e: W, end: str, each) -> None:
         each(f"{end}-{rest}" if rest else end)
 
 
-def failing(g: Scope, cond: str, fail: str = FAIL, then: str = "") -> None:
-    """if cond { fail }, then `then`."""
-    g.p.print(f"if {cond} {{\n    {fail}\n}}" + (then and "\n" + then))
-
-
 def ffail(g: Scope, err: str) -> str:
     """The statement failing the final walk with err (the fast walk: just -1)."""
     return FAIL if g.ffast else f"return r.Fail({err})"
@@ -180,10 +168,10 @@ def fcount(g: Scope, n: str, ok: str, end: str, size: int) -> None:
     fewer than 4 bytes are left, even for count 0)."""
     if g.ffast:
         g.p.print(f"{n} := int(fw.U32(d, p))")
-        failing(g, f"{n}*{size} > {end}-p-4")
+        guard(g.p, f"{n}*{size} > {end}-p-4", FAIL, "p += 4")
     else:
         g.p.print(f"{n}, {ok} := r.Count(p, {end}, {size})")
-        failing(g, f"!{ok}")
+        guard(g.p, f"!{ok}", FAIL, "p += 4")
 
 
 # ---- put ---------------------------------------------------------------------------------
@@ -193,9 +181,7 @@ def fput(g: Scope, w: W, v: str) -> None:
 
 
 def _put_optional(g, w, v):
-    with g.p.block(f"if {v} == nil {{", "}"):
-        g.p.print("b = append(b, 0)")
-        orelse(g.p)
+    with unless(g.p, f"{v} == nil", "b = append(b, 0)"):
         g.p.print("b = append(b, 1)")
         fput(g, w.element, deref(w.element, v))
 
@@ -228,52 +214,54 @@ FPUT = table(lambda g, w, v: g.p.print("b = " + APPEND[vkey(w)].format(v=v)),
              optional=_put_optional, array=_put_array, sequence=_put_sequence, map=_put_map)
 
 
-# ---- get and verify ----------------------------------------------------------------------
+# ---- get and verify: one walk, reading into dst or (dst "") verifying -----------------------
 
 def fget(g: Scope, w: W, dst: str, end: str) -> None:
-    FGET[w.helper](g, w, dst, end)
+    if not dst and ftrivial(w):
+        g.p.print(f"p += {w.final_size}")
+    else:
+        FGET[w.helper](g, w, dst, end)
+
+
+def fcheck(g: Scope, w: W, end: str) -> None:
+    fget(g, w, "", end)
 
 
 def _optional(g, w, dst, end):
-    """Read (dst given) or verified."""
     e = w.element
-    with g.p.block("if d[p] == 0 {", "}"):
-        g.p.print(f"{dst} = nil\np++" if dst else "p++")
-        orelse(g.p)
+    with unless(g.p, "d[p] == 0", f"{dst} = nil\np++" if dst else "p++"):
         g.p.print("p++")
         if e.final_min:
-            failing(g, f"{e.final_min} > {end}-p", ffail(g, "fw.ErrTruncated"))
-        if not dst:
-            return fcheck(g, e, end)
-        fget(g, e, allocated(g, e, dst), end)
+            guard(g.p, f"{e.final_min} > {end}-p", ffail(g, "fw.ErrTruncated"))
+        fget(g, e, dst and allocated(g, e, dst), end)
 
 
-def _get_array(g, w, dst, end):
-    e, i = w.element, g.var("i")
-    elements(g, f"for {i} := range {dst} {{", str(w.length * e.final_min), e, end,
-             lambda room: fget(g, e, f"{dst}[{i}]", room))
-
-
-def _get_sequence(g, w, dst, end):
-    e, n, ok, i = w.element, g.var("n"), g.var("ok"), g.var("i")
-    fcount(g, n, ok, end, e.final_min)
-    g.p.print("p += 4")
-    if e.helper in BYTE_SCALARS:
-        return g.p.print(f"{dst} = append({dst}[:0], d[p:p+{n}]...)\np += {n}")
-    g.p.print(f"{dst} = fw.Resize({dst}, {n})")
-    elements(g, f"for {i} := range {dst} {{", f"{n} * {e.final_min}", e, end,
-             lambda room: fget(g, e, f"{dst}[{i}]", room))
-    if w.collection == "set":
-        g.p.print(f"{dst} = fw.SortSet({dst}, {compare_fn(g, e)})")
+def _counted(g, w, dst, end):
+    """An array (length known) or a vector, list or set (a count first)."""
+    e, n, ok = w.element, str(w.length), ""
+    if w.length is None:
+        n, ok = g.var("n"), g.var("ok")
+    i = g.var("i")
+    if w.length is None:
+        fcount(g, n, ok, end, e.final_min)
+        if dst and e.helper in BYTE_SCALARS:
+            return g.p.print(f"{dst} = append({dst}[:0], d[p:p+{n}]...)\np += {n}")
+        if not dst and ftrivial(e):
+            return g.p.print(f"p += {n} * {e.final_size}")
+        if dst:
+            g.p.print(f"{dst} = fw.Resize({dst}, {n})")
+    elements(g, f"for {i} := range {dst} {{" if dst else f"for {i} := 0; {i} < {n}; {i}++ {{",
+             str(w.length * e.final_min) if w.length is not None else f"{n} * {e.final_min}", e, end,
+             lambda room: fget(g, e, dst and f"{dst}[{i}]", room))
+    if dst:
+        sort_read(g, w, dst)
 
 
 def _map(g, w, dst, end):
-    """Read (dst given) or verified."""
     pair = w.key.final_min + w.element.final_min
     n, ok, i, rest = g.var("n"), g.var("ok"), g.var("i"), g.var("rest")
     key, val = (g.var("k"), g.var("v")) if dst else ("", "")
     fcount(g, n, ok, end, pair)
-    g.p.print("p += 4")
     if not dst and ftrivial(w.key) and ftrivial(w.element):
         return g.p.print(f"p += {n} * {pair}")
     if dst:
@@ -281,24 +269,54 @@ def _map(g, w, dst, end):
     g.p.print(f"{rest} := {n} * {pair}")
     with g.p.block(f"for {i} := 0; {i} < {n}; {i}++ {{", "}"):
         g.p.print(f"{rest} -= {pair}")
-        if not dst:
-            fcheck(g, w.key, f"{end}-{rest}-{w.element.final_min}")
-            return fcheck(g, w.element, f"{end}-{rest}")
-        g.p.print(f"var {key} {gotype(g, w.key)}\nvar {val} {gotype(g, w.element)}")
+        if dst:
+            g.p.print(f"var {key} {gotype(g, w.key)}\nvar {val} {gotype(g, w.element)}")
         fget(g, w.key, key, f"{end}-{rest}-{w.element.final_min}")
         fget(g, w.element, val, f"{end}-{rest}")
-        insert(g, w, dst, key, val)
-    if pair_map(w):
-        g.p.print(f"{dst} = fw.SortPairs({dst}, {compare_fn(g, w.key)})")
+        if dst:
+            insert(g, w, dst, key, val)
+    if dst:
+        sort_read(g, w, dst)
+
+
+def _text(g, w, dst, end):
+    """Read by the runtime; verified by r.Text spelled out (without the payload's slice)."""
+    if dst:
+        return guard(g.p, f"p = r.{'String' if w.helper == 'string' else 'Bytes'}(p, {end}, &{dst}); p < 0", FAIL)
+    n = g.var("n")
+    g.p.print(f"{n} := int(fw.U32(d, p))")
+    guard(g.p, f"{n} > {end}-p-4", ffail(g, "fw.ErrTruncated"), f"p += 4 + {n}")
+
+
+def _struct(g, w, dst, end):
+    leaf, p = g.layout(w.ref), g.p
+    if dst or leaf.depth != 1:
+        call = f"{dst}.FwGetF(r" if dst else g.qual(w.ref, "FwVerifyF{name}") + "(r"
+        return guard(p, f"p = {call}, p, {end}); p < 0", FAIL)
+    # A struct holding no struct (a leaf) verified in line: no call; it enters no deeper, so
+    # only the depth limit is checked.
+    with p.block("{", "}"):
+        at = len(p.lines)
+        p.print(f"end := {end.replace('-', ' - ')}")
+        if not g.ffast:
+            guard(p, "r.Depth == 0", "return r.Fail(fw.ErrTooDeep)")
+        fields = [fl for step in leaf.plan.final.steps for fl in step.fields]
+        for fl, room in zip(fields, rooms(fields)):
+            fcheck(g, fl.wire, room)
+        if not any(re.search(r"\bend\b", line) for line in p.lines[at + 1:]):
+            del p.lines[at]  # no check needs it
+
+
+def _decimal(g, w, dst, end):
+    check = f"!r.Decimal(p, &{dst})" if dst else "!fw.DecimalValid(d, p)" if g.ffast else "!r.CheckDecimal(p)"
+    guard(g.p, check, FAIL, f"p += {DECIMAL.size}")
 
 
 FGET = table(lambda g, w, dst, end: g.p.print(f"{dst} = {load(g, w, 'd', 'p')}\np += {w.final_size}"),
-             decimal=lambda g, w, dst, end: failing(g, f"!r.Decimal(p, &{dst})", then=f"p += {DECIMAL.size}"),
+             decimal=_decimal,
              uuid=lambda g, w, dst, end: g.p.print(f"copy({dst}[:], d[p:p+{UUID.size}])\np += {UUID.size}"),
-             string=lambda g, w, dst, end: failing(g, f"p = r.String(p, {end}, &{dst}); p < 0"),
-             bytes=lambda g, w, dst, end: failing(g, f"p = r.Bytes(p, {end}, &{dst}); p < 0"),
-             struct=lambda g, w, dst, end: failing(g, f"p = {dst}.FwGetF(r, p, {end}); p < 0"),
-             optional=_optional, array=_get_array, sequence=_get_sequence, map=_map)
+             string=_text, bytes=_text, struct=_struct, optional=_optional, array=_counted,
+             sequence=_counted, map=_map)
 
 
 def ftrivial(w: W) -> bool:
@@ -308,78 +326,7 @@ def ftrivial(w: W) -> bool:
     return w.is_value and w.helper not in CHECKED
 
 
-# The fast path of final verify: a root struct whose checks need no call and no zero-size
-# allowance (values, strings, bytes, leaf structs, optionals, arrays and collections of
-# these, of nonzero size) is first walked by fwFastF<Name>(d, p, end), the same checks
-# without the FReader: depth checked once by the caller against the schema's nesting, any
-# failure -1 with nothing recorded. The final walk stops at the first failure, so the full
-# walk that then runs finds it and says why (a failing message is walked twice).
-def ffast_ok(g: Scope, w: W) -> bool:
-    if w.ref is not None and w.helper == "struct":
-        leaf = g.layout(w.ref)
-        return leaf.depth == 1 and all(ffast_ok(g, fl.wire) for fl in leaf.fields)
-    parts = [e for e in (w.key, w.element) if e is not None]
-    if w.collection not in (None, "array") and not sum(e.final_min for e in parts):
-        return False  # a count of zero-size values: bounded by the allowance only
-    return all(ffast_ok(g, e) for e in parts)
-
-
-def ffast_struct(g: Scope, layout: lower.StructLayout) -> bool:
-    return (layout.depth in (1, 2) and any(not ftrivial(fl.wire) for fl in layout.fields)
-            and all(ffast_ok(g, fl.wire) for fl in layout.fields))
-
-
-def fcheck(g: Scope, w: W, end: str) -> None:
-    if ftrivial(w):
-        g.p.print(f"p += {w.final_size}")
-    else:
-        FCHECK[w.helper](g, w, end)
-
-
-def _check_text(g, w, end):
-    """r.Text spelled out, without making the payload's slice."""
-    n = g.var("n")
-    g.p.print(f"{n} := int(fw.U32(d, p))")
-    failing(g, f"{n} > {end}-p-4", ffail(g, "fw.ErrTruncated"))
-    g.p.print(f"p += 4 + {n}")
-
-
-def _check_struct(g, w, end):
-    leaf, p = g.layout(w.ref), g.p
-    if leaf.depth != 1:
-        return failing(g, f"p = {g.qual(w.ref, 'FwVerifyF{name}')}(r, p, {end}); p < 0")
-    # A struct holding no struct (a leaf) in line: no call; it enters no deeper, so only the
-    # depth limit is checked.
-    with p.block("{", "}"):
-        at = len(p.lines)
-        p.print(f"end := {end.replace('-', ' - ')}")
-        if not g.ffast:
-            failing(g, "r.Depth == 0", "return r.Fail(fw.ErrTooDeep)")
-        fields = [fl for step in leaf.plan.final.steps for fl in step.fields]
-        for fl, room in zip(fields, rooms(fields)):
-            fcheck(g, fl.wire, room)
-        if not any(re.search(r"\bend\b", line) for line in p.lines[at + 1:]):
-            del p.lines[at]  # no check needs it
-
-
-def _check_counted(g, w, end):
-    """An array (length known) or a vector, list or set (a count first)."""
-    e, head = w.element, f"{w.length}"
-    if w.length is None:
-        n, ok, i = g.var("n"), g.var("ok"), g.var("i")
-        fcount(g, n, ok, end, e.final_min)
-        g.p.print("p += 4")
-        if ftrivial(e):
-            return g.p.print(f"p += {n} * {e.final_size}")
-        total, head = f"{n} * {e.final_min}", n
-    else:
-        i = g.var("i")
-        total = str(w.length * e.final_min)
-    elements(g, f"for {i} := 0; {i} < {head}; {i}++ {{", total, e, end, lambda room: fcheck(g, e, room))
-
-
-FCHECK = table(decimal=lambda g, w, end: failing(g, "!fw.DecimalValid(d, p)" if g.ffast else "!r.CheckDecimal(p)",
-                                                 then=f"p += {DECIMAL.size}"),
-               string=_check_text, bytes=_check_text, struct=_check_struct,
-               optional=lambda g, w, end: _optional(g, w, "", end), array=_check_counted,
-               sequence=_check_counted, map=lambda g, w, end: _map(g, w, "", end))
+# The fast path of final verify (types.fast_walk): a root struct first walked by
+# fwFastF<Name>(d, p, end), the same checks without the FReader: depth checked once by the
+# caller against the schema's nesting, any failure -1 with nothing recorded. The walk stops at
+# the first failure, so the full walk that then runs finds it and says why.

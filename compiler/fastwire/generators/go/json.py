@@ -10,19 +10,21 @@ from ..common.literals import c_string
 from .literals import emit_default, needs_init
 from .names import Scope, field
 from .types import (
+    COMMA,
     INTEGERS,
     RANGE,
     W,
     allocated,
-    compare_fn,
+    appender,
     convert,
-    deref,
     entries,
     gotype,
     insert,
-    orelse,
-    sorted_set,
+    items,
+    nullable,
+    sort_read,
     table,
+    unless,
     vkey,
 )
 
@@ -94,23 +96,6 @@ def jput(g: Scope, w: W, v: str) -> None:
     JPUT.get(w.json.form, _value)(g, w, v)
 
 
-def _nullable(g, w, v):
-    with g.p.block(f"if {v} == nil {{", "}"):
-        g.p.print('b = append(b, "null"...)')
-        orelse(g.p)
-        jput(g, w.element, deref(w.element, v))
-
-
-def _array(g, w, v):
-    src = sorted_set(g, w, v)
-    i = g.var("i")
-    g.p.print("b = append(b, '[')")
-    with g.p.block(f"for {i} := range {src} {{", "}"):
-        g.p.print(COMMA.replace("@", i))
-        jput(g, w.element, f"{src}[{i}]")
-    g.p.print("b = append(b, ']')")
-
-
 def _pairs(g, w, v):
     """A struct-keyed map: [[key, value], ...]."""
     with entries(g, w, v, before=lambda: g.p.print("b = append(b, '[')")) as (key, val, i):
@@ -123,7 +108,7 @@ def _pairs(g, w, v):
 
 
 def _entries(g, w, v):
-    """An object keyed by the keys' text."""
+    """An object keyed by the keys' text (a number's in quotes)."""
     first = []
 
     def before():
@@ -132,10 +117,9 @@ def _entries(g, w, v):
 
     with entries(g, w, v, before=before) as (key, val, _):
         g.p.print(f"if !{first[0]} {{\n    b = append(b, ',')\n}}\n{first[0]} = false")
-        if w.key.json.form in JSON_KEY:
-            g.p.print(JSON_KEY[w.key.json.form].replace("@", key))
-        else:  # a number, in quotes
-            g.p.print("b = append(b, '\"')\n" + JSON_VALUE[vkey(w.key)].replace("@", key) + "\nb = append(b, '\"')")
+        form = w.key.json.form
+        g.p.print((JSON_KEY[form] if form in JSON_KEY else QUOTED.replace("%", JSON_VALUE[vkey(w.key)]))
+                  .replace("@", key))
         g.p.print("b = append(b, ':')")
         jput(g, w.element, val)
     g.p.print("b = append(b, '}')")
@@ -145,8 +129,9 @@ def _value(g, w, v):
     g.p.print(JSON_VALUE[vkey(w)].replace("@", v))
 
 
-COMMA = "if @ > 0 {\n    b = append(b, ',')\n}"
-JPUT = {"nullable": _nullable, "array": _array, "pairs": _pairs, "entries": _entries,
+JPUT = {"nullable": lambda g, w, v: nullable(g, w, v, jput),
+        "array": lambda g, w, v: items(g, w, v, jput, lambda src: "b = append(b, '[')", "]"),
+        "pairs": _pairs, "entries": _entries,
         "string": lambda g, w, v: g.p.print(f"b = fw.AppendJSONString(b, {v})"),
         "base64": lambda g, w, v: g.p.print(f"b = fw.AppendJSONBytes(b, {v})"),
         "object": lambda g, w, v: g.p.print(f"b = {v}.AppendJSON(b)")}
@@ -154,9 +139,9 @@ JSON_VALUE = {
     "bool": "b = fw.AppendJSONBool(b, @)", "decimal": "b = fw.AppendJSONDecimal(b, @)",
     "uuid": "b = fw.AppendJSONUUID(b, @)", "timestamp": "b = strconv.AppendUint(b, uint64(@), 10)",
     "float": "b = fw.AppendDouble(b, float64(@))", "double": "b = fw.AppendDouble(b, float64(@))",
-    **{s: f"b = strconv.Append{'Int(b, int64' if s.startswith('int') else 'Uint(b, uint64'}(@), 10)" for s in INTEGERS},
-    "wchar": "b = strconv.AppendUint(b, uint64(uint32(@)), 10)"}
-# A map key by its key form (else a number: in quotes).
+    **appender(lambda call: "b = " + call), "wchar": "b = strconv.AppendUint(b, uint64(uint32(@)), 10)"}
+# A map key by its key form (else a number: % in quotes).
+QUOTED = "b = append(b, '\"')\n%\nb = append(b, '\"')"
 JSON_KEY = {"string": "b = fw.AppendJSONString(b, @)", "decimal": "b = fw.AppendJSONDecimal(b, @)",
             "uuid": "b = fw.AppendJSONUUID(b, @)", "float": "b = fw.AppendDoubleKey(b, float64(@))",
             "bool": 'if @ {\n    b = append(b, `"true"`...)\n} else {\n    b = append(b, `"false"`...)\n}'}
@@ -182,9 +167,7 @@ def jget(g: Scope, w: W, dst: str) -> None:
 
 
 def _get_optional(g, w, dst):
-    with g.p.block("if p.Null() {", "}"):
-        g.p.print(f"{dst} = nil")
-        orelse(g.p)
+    with unless(g.p, "p.Null()", f"{dst} = nil"):
         jget(g, w.element, allocated(g, w.element, dst))
 
 
@@ -210,8 +193,7 @@ def _get_sequence(g, w, dst):
         if e.final_size == 0:
             p.print("p.ChargeZero()")
         p.print(f"if p.Err != nil {{\n    break\n}}\n{dst} = append({dst}, {x})")
-    if w.collection == "set":
-        p.print(f"{dst} = fw.SortSet({dst}, {compare_fn(g, e)})")
+    sort_read(g, w, dst)
 
 
 def _get_map(g, w, dst):
@@ -234,7 +216,7 @@ def _get_map(g, w, dst):
         jget(g, w.element, val)
         p.print(f"if p.More() {{\n    {FAIL}\n}}\nif p.Err != nil {{\n    break\n}}")
         insert(g, w, dst, key, val)
-    p.print(f"{dst} = fw.SortPairs({dst}, {compare_fn(g, w.key)})")
+    sort_read(g, w, dst)
 
 
 JGET = table(lambda g, w, dst: g.p.print(f"{dst} = {parse(g, w)}"),

@@ -18,10 +18,6 @@ def _f32(x: float) -> int:
     return int(_struct.unpack("<I", _struct.pack("<f", x))[0])
 
 
-def _bool(g: Scope, w: lower.WireType, lit: lower.Literal) -> str:
-    return "true" if lit.value else "false"
-
-
 def _uuid(g: Scope, w: lower.WireType, lit: lower.Literal) -> str:
     raw = lit.raw
     assert isinstance(raw, bytes)
@@ -65,8 +61,8 @@ def _integer(g: Scope, w: lower.WireType, lit: lower.Literal) -> str:
     return as_type(g, w, int(lit.value)) if as_type else str(int(lit.value))
 
 
-LITERALS = {"bool": _bool, "uuid": _uuid, "decimal": _decimal, "float": _float,
-            "integer": _integer,
+LITERALS = {"bool": lambda g, w, lit: "true" if lit.value else "false", "uuid": _uuid, "decimal": _decimal,
+            "float": _float, "integer": _integer,
             "computed": lambda g, w, lit: COMPUTED[str(lit.value)],
             "string": lambda g, w, lit: c_string(str(lit.value))}
 

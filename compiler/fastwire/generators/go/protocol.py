@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Dict
 
 from .names import Scope, field
+from .structs import declare
 
 RECEIVER = """
     // NewReceiver is a Receiver of the versioned format.
@@ -73,10 +74,7 @@ def emit_protocol(g: Scope) -> None:
             ("OnResponse", "func(id any, m fw.Message, reject bool) bool")]
     rows += [(f"On{n}", f"func(*{n})") for n in names]
     rows += [(f"m{i}", n) for i, n in enumerate(names) if sends[i] not in answers]
-    width = max(len(a) for a, _ in rows)
-    with p.block("type Receiver struct {", "}"):
-        for a, b in rows:
-            p.print(f"{a}{' ' * (width - len(a) + 1)}{b}")
+    declare(p, "Receiver", rows)
     p.print()
     p.print(RECEIVER)
     p.indent()

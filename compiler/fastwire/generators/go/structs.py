@@ -4,7 +4,7 @@ and (keyed) FwCompare<T>."""
 from __future__ import annotations
 
 import os
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ... import __version__, ir, lower
 from ..common import docs
@@ -12,7 +12,7 @@ from ..common.literals import c_string
 from ..printer import Printer
 from .literals import emit_default
 from .names import RUNTIME, Scope, exported, field, go_package
-from .types import GO_SCALAR, INTEGERS, W, compare_fn, deref, entries, gotype, orelse, pair_map, sorted_set, table
+from .types import COMMA, GO_SCALAR, W, appender, compare_fn, entries, gotype, items, nullable, pair_map, table
 
 STD = ("bytes", "cmp", "math", "strconv", "time")
 
@@ -99,17 +99,20 @@ def emit_enum(g: Scope, e: ir.EnumType) -> None:
     p.print()
 
 
+def declare(p: Printer, name: str, fields: List[Tuple[str, str]]) -> None:
+    """type name struct { fields }, their types aligned as gofmt aligns them."""
+    if not fields:
+        return p.print(f"type {name} struct{{}}")
+    width = max(len(n) for n, _ in fields)
+    with p.block(f"type {name} struct {{", "}"):
+        for n, t in fields:
+            p.print(f"{n}{' ' * (width - len(n) + 1)}{t}")
+
+
 def emit_struct(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
     p, name = g.p, s.name
     comment(p, s.doc, f"{name} is the schema's {s.kind} {name} (type {layout.type_number}).")
-    fields = [(field(fl.name), gotype(g, fl.wire)) for fl in layout.fields]
-    if not fields:
-        p.print(f"type {name} struct{{}}")
-    else:
-        width = max(len(n) for n, _ in fields)
-        with p.block(f"type {name} struct {{", "}"):
-            for n, t in fields:
-                p.print(f"{n}{' ' * (width - len(n) + 1)}{t}")
+    declare(p, name, [(field(fl.name), gotype(g, fl.wire)) for fl in layout.fields])
     p.print(f'''
 
         // FBEType is {name}'s type number.
@@ -159,37 +162,23 @@ def pput(g: Scope, w: W, v: str) -> None:
     PRINT[w.helper](g, w, v)
 
 
-def _optional(g, w, v):
-    with g.p.block(f"if {v} == nil {{", "}"):
-        g.p.print('b = append(b, "null"...)')
-        orelse(g.p)
-        pput(g, w.element, deref(w.element, v))
-
-
-def _counted(g, w, v, opener):
-    g.p.print(f"b = append(b, '[')\nb = strconv.AppendInt(b, int64(len({v})), 10)\nb = append(b, ']', '{opener}')")
+def _counted(open: str) -> Callable[[str], str]:
+    return lambda v: f"b = append(b, '[')\nb = strconv.AppendInt(b, int64(len({v})), 10)\nb = append(b, ']', '{open}')"
 
 
 def _items(g, w, v):
     brackets = {"list": "<>", "set": "{}"}.get(w.collection, "[]")
-    src = sorted_set(g, w, v)
-    i = g.var("i")
-    _counted(g, w, src, brackets[0])
-    with g.p.block(f"for {i} := range {src} {{", "}"):
-        g.p.print(f"if {i} > 0 {{\n    b = append(b, ',')\n}}")
-        pput(g, w.element, f"{src}[{i}]")
-    g.p.print(f"b = append(b, '{brackets[1]}')")
+    items(g, w, v, pput, _counted(brackets[0]), brackets[1])
 
 
 def _entries(g, w, v):
     brackets = "<>" if w.collection == "map" else "[]"
-    _counted(g, w, v, brackets[0])
+    g.p.print(_counted(brackets[0])(v))
     i = g.var("i")
     if not pair_map(w):  # a Go map's entries: numbered as they come
         g.p.print(f"{i} := 0")
     with entries(g, w, v, i) as (key, val, _):
-        g.p.print(f"if {i} > 0 {{\n    b = append(b, ',')\n}}" + ("" if pair_map(w) else f"\n{i}++") +
-                  "\nb = append(b, '{')")
+        g.p.print(COMMA.replace("@", i) + ("" if pair_map(w) else f"\n{i}++") + "\nb = append(b, '{')")
         pput(g, w.key, key)
         g.p.print('b = append(b, "->"...)')
         pput(g, w.element, val)
@@ -201,18 +190,19 @@ def _call(call: str) -> Callable:
     return lambda g, w, v: g.p.print(call.replace("@", v))
 
 
+QUOTE = "b = append(b, '\"')\n"
 PRINT = table(
-    decimal=_call("b = @.AppendText(b)"), uuid=_call("b = append(b, '\"')\nb = @.AppendText(b)\nb = append(b, '\"')"),
+    decimal=_call("b = @.AppendText(b)"), uuid=_call(QUOTE + "b = @.AppendText(b)\n" + QUOTE[:-1]),
     timestamp=_call("b = strconv.AppendUint(b, uint64(@), 10)"),
     enum=_call("b = append(b, @.String()...)"), flags=_call("b = append(b, @.String()...)"),
     bool=_call("b = strconv.AppendBool(b, @)"), char=_call("b = append(b, '\\'', @, '\\'')"),
     wchar=_call("b = fw.AppendPrintWChar(b, @)"), float=_call("b = fw.AppendPrintFloat(b, float64(@))"),
     double=_call("b = fw.AppendPrintFloat(b, float64(@))"),
-    string=_call("b = append(b, '\"')\nb = append(b, @...)\nb = append(b, '\"')"),
+    string=_call(QUOTE + "b = append(b, @...)\n" + QUOTE[:-1]),
     bytes=_call('b = append(b, "bytes["...)\nb = strconv.AppendInt(b, int64(len(@)), 10)\nb = append(b, \']\')'),
-    struct=_call("b = @.FwPrint(b)"), optional=_optional, array=_items, sequence=_items, map=_entries,
-    **{s: _call(f"b = strconv.Append{'Int(b, int64' if s.startswith('int') else 'Uint(b, uint64'}(@), 10)")
-       for s in INTEGERS if s not in ("char", "wchar")})
+    struct=_call("b = @.FwPrint(b)"), optional=lambda g, w, v: nullable(g, w, v, pput), array=_items,
+    sequence=_items, map=_entries,
+    **{s: _call("b = " + c) for s, c in appender(lambda c: c).items() if s not in ("char", "wchar")})
 
 
 def emit_compare(g: Scope, name: str, layout: lower.StructLayout) -> None:

@@ -1,11 +1,11 @@
-"""Go types of wire types, and the tables every part dispatches through: keyed by the runtime
-helper a wire type names (plan.HELPERS), or for a value's bytes by `vkey`, its wire scalar (an
-enum's or flags' base) or decimal, uuid, timestamp."""
+"""Go types of wire types, the tables the parts dispatch through (keyed by the runtime helper,
+plan.HELPERS, or for a value's bytes by `vkey`: its wire scalar, or decimal, uuid, timestamp),
+and the statement shapes they share."""
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable, Dict, Iterator, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from ... import lower, plan
 from ...layouts import SCALAR_WIDTHS
@@ -24,8 +24,6 @@ BITS = {s: 8 * SCALAR_WIDTHS[s] for s in SCALAR_WIDTHS}
 RANGE = {s: (-(1 << (BITS[s] - 1)), (1 << (BITS[s] - 1)) - 1) if s.startswith("int") else (0, (1 << BITS[s]) - 1)
          for s in INTEGERS}
 RANGE["timestamp"] = (0, (1 << 64) - 1)
-
-
 GROUPS = {"sequence": ("vector", "list", "set"), "map": ("map", "hash")}
 
 
@@ -42,8 +40,15 @@ def vkey(w: W) -> str:
     return w.scalar or w.helper
 
 
-def _by_width(one: str, wide: str) -> Dict[str, str]:
+def by_width(one: str, wide: str) -> Dict[str, str]:
+    """An integer scalar's code: `one` for a byte, else `wide` with @ its bits."""
     return {s: one if BITS[s] == 8 else wide.replace("@", str(BITS[s])) for s in INTEGERS}
+
+
+def appender(text: Callable[[str], str]) -> Dict[str, str]:
+    """strconv's append of each integer scalar, text(call) the statement around it."""
+    return {s: text(f"strconv.Append{'Int(b, int64' if s.startswith('int') else 'Uint(b, uint64'}(@), 10)")
+            for s in INTEGERS}
 
 
 # A value's bytes: stored at buf[at] (versioned), loaded (the expression, and the Go type that
@@ -51,15 +56,15 @@ def _by_width(one: str, wide: str) -> Dict[str, str]:
 STORE = {"bool": "{buf}[{at}] = fw.B2U({v})", "decimal": "fw.PutDecimal({buf}[{at}:], {v})",
          "uuid": "copy({buf}[{at}:], {v}[:])", "timestamp": "fw.PutU64({buf}, {at}, uint64({v}))",
          "float": "fw.PutF32({buf}, {at}, float32({v}))", "double": "fw.PutF64({buf}, {at}, float64({v}))",
-         **_by_width("{buf}[{at}] = byte({v})", "fw.PutU@({buf}, {at}, uint@({v}))")}
+         **by_width("{buf}[{at}] = byte({v})", "fw.PutU@({buf}, {at}, uint@({v}))")}
 LOAD: Dict[str, Tuple[str, Optional[str]]] = {
     "bool": ("{buf}[{at}] != 0", "bool"), "uuid": ("fw.UUIDAt({buf}, {at})", "fw.UUID"),
     "timestamp": ("fw.U64({buf}, {at})", None), "float": ("fw.F32({buf}, {at})", "float32"),
     "double": ("fw.F64({buf}, {at})", "float64"),
-    **{s: (e, None) for s, e in _by_width("{buf}[{at}]", "fw.U@({buf}, {at})").items()}}
+    **{s: (e, None) for s, e in by_width("{buf}[{at}]", "fw.U@({buf}, {at})").items()}}
 APPEND = {"bool": "fw.AppendBool(b, {v})", "decimal": "fw.AppendDecimal(b, {v})", "uuid": "append(b, {v}[:]...)",
           "timestamp": "fw.AppendU64(b, uint64({v}))", "float": "fw.AppendF32(b, float32({v}))",
-          "double": "fw.AppendF64(b, float64({v}))", **_by_width("append(b, byte({v}))", "fw.AppendU@(b, uint@({v}))")}
+          "double": "fw.AppendF64(b, float64({v}))", **by_width("append(b, byte({v}))", "fw.AppendU@(b, uint@({v}))")}
 COMPARE = {"decimal": "fw.CompareDecimal", "uuid": "fw.CompareUUID", "bytes": "bytes.Compare",
            "bool": "fw.CompareBool", "float": "fw.CompareFloat", "double": "fw.CompareFloat"}
 
@@ -78,10 +83,13 @@ def store(w: W, v: str, buf: str, at: str) -> str:
     return STORE[vkey(w)].format(buf=buf, at=at, v=v)
 
 
+def _named(g: Scope, w: W) -> str:
+    return g.qual(w.ref)  # type: ignore[arg-type]
+
+
 TYPES = table(
     string=lambda g, w: "string", bytes=lambda g, w: "[]byte", decimal=lambda g, w: "fw.Decimal",
-    uuid=lambda g, w: "fw.UUID", timestamp=lambda g, w: "fw.Timestamp", enum=lambda g, w: g.qual(w.ref),
-    flags=lambda g, w: g.qual(w.ref), struct=lambda g, w: g.qual(w.ref),
+    uuid=lambda g, w: "fw.UUID", timestamp=lambda g, w: "fw.Timestamp", enum=_named, flags=_named, struct=_named,
     optional=lambda g, w: "*" + gotype(g, w.element), array=lambda g, w: f"[{w.length}]{gotype(g, w.element)}",
     sequence=lambda g, w: "[]" + gotype(g, w.element),
     map=lambda g, w: (f"[]fw.Pair[{gotype(g, w.key)}, {gotype(g, w.element)}]" if pair_map(w)
@@ -117,6 +125,26 @@ def checked(w: W) -> bool:
     return not w.is_value or w.helper in CHECKED
 
 
+def parts(w: W) -> List[W]:
+    """A collection's key (of a map or hash) and element."""
+    return [e for e in (w.key, w.element) if e is not None]
+
+
+def fast_walk(g: Scope, layout: lower.StructLayout, needs: Callable[[W], bool], zero_ok: bool) -> bool:
+    """A struct of depth 1 or 2 walked fast: some field needs a check (needs), and every field
+    holds only values, strings, bytes and leaf structs, in optionals and collections (of
+    nonzero size unless zero_ok)."""
+    def ok(w: W) -> bool:
+        if w.ref is not None and w.helper == "struct":
+            leaf = g.layout(w.ref)
+            return leaf.depth == 1 and all(ok(fl.wire) for fl in leaf.fields)
+        if not zero_ok and w.collection not in (None, "array") and not sum(e.final_min for e in parts(w)):
+            return False  # a count of zero-size values: bounded by the allowance only
+        return all(ok(e) for e in parts(w))
+    return layout.depth in (1, 2) and any(needs(fl.wire) for fl in layout.fields) and \
+        all(ok(fl.wire) for fl in layout.fields)
+
+
 def sorted_set(g: Scope, w: W, v: str) -> str:
     """A set's values in wire order (ascending): their name."""
     if w.collection != "set" or w.element is None:
@@ -124,6 +152,14 @@ def sorted_set(g: Scope, w: W, v: str) -> str:
     src = g.var("set")
     g.p.print(f"{src} := fw.SortedSet({v}, {compare_fn(g, w.element)})")
     return src
+
+
+def sort_read(g: Scope, w: W, dst: str) -> None:
+    """Puts a set or a []fw.Pair map just read into wire order."""
+    if w.collection == "set":
+        g.p.print(f"{dst} = fw.SortSet({dst}, {compare_fn(g, w.element)})")  # type: ignore[arg-type]
+    elif pair_map(w):
+        g.p.print(f"{dst} = fw.SortPairs({dst}, {compare_fn(g, w.key)})")  # type: ignore[arg-type]
 
 
 @contextmanager
@@ -146,12 +182,9 @@ def entries(g: Scope, w: W, v: str, i: str = "", before: Callable[[], None] = la
         return
     key, val = g.var("k"), g.var("v")
     before()
-    if w.collection != "map":
-        with p.block(f"for {key}, {val} := range {v} {{", "}"):
-            yield key, val, ""
-        return
-    with p.block(f"for _, {key} := range fw.SortedKeys({v}, {cmp}) {{", "}"):
-        p.print(f"{val} := {v}[{key}]")
+    head = f"for {key}, {val} := range {v} {{" if w.collection != "map" else \
+        f"for _, {key} := range fw.SortedKeys({v}, {cmp}) {{\n    {val} := {v}[{key}]"
+    with p.block(head, "}"):
         yield key, val, ""
 
 
@@ -172,6 +205,29 @@ def orelse(p: Printer, line: str = "} else {") -> None:
     p.indent()
 
 
+@contextmanager
+def unless(p: Printer, cond: str, then: str) -> Iterator[None]:
+    """if cond { then } else { what the body prints }."""
+    with p.block(f"if {cond} {{", "}"):
+        p.print(then)
+        orelse(p)
+        yield
+
+
+@contextmanager
+def usual(p: Printer, cond: str, fallback: Callable[[], None]) -> Iterator[None]:
+    """if cond { what the body prints } else { fallback() }: a runtime call's usual case."""
+    with p.block(f"if {cond} {{", "}"):
+        yield
+        orelse(p)
+        fallback()
+
+
+def guard(p: Printer, cond: str, stmt: str, then: str = "") -> None:
+    """if cond { stmt }, then `then`."""
+    p.print(f"if {cond} {{\n    {stmt}\n}}" + (then and "\n" + then))
+
+
 LIMITED = """
 $doc$
 func $recv$$F$(data []byte) error {
@@ -182,11 +238,37 @@ func $recv$$F$(data []byte) error {
 func $recv$$F$Limits(data []byte, lim *fw.Limits) error {"""
 
 
-def limited(p: Printer, doc: str, fn: str, method: str = "") -> None:
-    """Prints fn(data) (a method of *method when given) calling fn<Limits> under the default
-    limits, and opens fn<Limits>."""
+def limited(p: Printer, doc: str, fn: str, method: str, body: str, **variables: object) -> None:
+    """fn(data) (a method of *method when given) calling fn<Limits> under the default limits,
+    and fn<Limits> doing `body` (a template of `variables`)."""
     p.print(LIMITED, doc=doc, F=fn, recv=f"(s *{method}) " if method else "", obj="s." if method else "")
     p.indent()
+    p.print(body, **variables)
+    p.outdent()
+    p.print("}\n\n")
+
+
+COMMA = "if @ > 0 {\n    b = append(b, ',')\n}"
+
+
+def nullable(g: Scope, w: W, v: str, put: Callable, null: str = 'b = append(b, "null"...)', some: str = "") -> None:
+    """Writes optional v: `null` when it has no value, else `some` and its value by put."""
+    with unless(g.p, f"{v} == nil", null):
+        if some:
+            g.p.print(some)
+        put(g, w.element, deref(w.element, v))  # type: ignore[arg-type]
+
+
+def items(g: Scope, w: W, v: str, put: Callable, open: Callable[[str], str], close: str) -> None:
+    """Writes array, vector, list or set v (a set's in wire order): open(its name), the values
+    by put, separated by commas, then close."""
+    src = sorted_set(g, w, v)
+    i = g.var("i")
+    g.p.print(open(src))
+    with g.p.block(f"for {i} := range {src} {{", "}"):
+        g.p.print(COMMA.replace("@", i))
+        put(g, w.element, f"{src}[{i}]")
+    g.p.print(f"b = append(b, '{close}')")
 
 
 def allocated(g: Scope, e: W, dst: str) -> str:

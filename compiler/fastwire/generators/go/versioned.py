@@ -6,6 +6,7 @@ call kept for the rest. The handlers in the tables take (g, w, value, slot, base
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 
 from ... import lower
 from ...layouts import DECIMAL, OPTIONAL
@@ -15,17 +16,22 @@ from .types import (
     W,
     allocated,
     checked,
-    compare_fn,
     entries,
+    fast_walk,
     gotype,
+    guard,
     insert,
     limited,
     load,
     orelse,
     pair_map,
+    parts,
+    sort_read,
     sorted_set,
     store,
     table,
+    unless,
+    usual,
 )
 
 MARSHAL = """
@@ -40,6 +46,7 @@ func (s *$N$) MarshalFBE(buf []byte) []byte {
 
 """
 ROOT = "full, err := fw.Root(data, lim)\nif err != nil {\n    return err\n}"
+START = "\nvar r fw.VReader\nr.Start(data, full, lim)\n$C$(&r, 4, 0)\nreturn r.Result()"
 # The fast walk straight from Verify<T>Limits (no VReader to set up); the depth limit as
 # VReader.Start would take it (MaxDepth clamped to 0..MaxDepthCap).
 ROOT_FAST = """
@@ -83,7 +90,7 @@ if pos >= slot+4 && pos <= size-8 {
     stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 }
 if stored >= 8 && stored <= size-pos && typ == $T$ && r.Depth > 0 {"""
-ENTER = HEAD + """
+ENTER = "d := r.Data\nsize := len(d)\n" + HEAD + """
     r.Depth--
     r.Left -= int64(stored)
 } else {
@@ -92,34 +99,29 @@ ENTER = HEAD + """
 }"""
 GIVE_UP = "return 0, false"
 BREAK = "if !r.OK() {\n    break\n}"
+UNUSED = "_, _ = pos, stored"
 
 
 def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
-    p, fast, t = g.p, vfast_struct(g, layout), layout.type_number
+    p, fast, t, body = g.p, fast_walk(g, layout, vneeds_check, True), layout.type_number, layout.body_size
     fields = [f for step in layout.plan.versioned.steps for f in step.fields]
+    verify = f"fwVerifyV{name}Full" if fast else f"FwVerifyV{name}"
     p.print(MARSHAL, N=name)
     limited(p, "// UnmarshalFBE reads a versioned root model into s, reusing its memory; malformed data\n"
-            "// is an error (then s is valid but unspecified).", "UnmarshalFBE", name)
-    p.print(ROOT + "\nvar r fw.VReader\nr.Start(data, full, lim)\ns.FwGetV(&r, 4, 0)\nreturn r.Result()")
-    p.outdent()
-    p.print("}\n\n")
-    limited(p, f"// Verify{name} checks a versioned root model of {name} without reading it.", f"Verify{name}")
-    verify = f"fwVerifyV{name}Full" if fast else f"FwVerifyV{name}"
-    p.print(ROOT + (ROOT_FAST if fast else ""), N=name, D=layout.depth)
-    p.print(f"var r fw.VReader\nr.Start(data, full, lim)\n{verify}(&r, 4, 0)\nreturn r.Result()")
-    p.outdent()
-    p.print("}\n\n// FwPutV writes s's body and heap blocks and its offset into the slot (generated code).\n"
+            "// is an error (then s is valid but unspecified).", "UnmarshalFBE", name, ROOT + START, C="s.FwGetV")
+    limited(p, f"// Verify{name} checks a versioned root model of {name} without reading it.", f"Verify{name}", "",
+            ROOT + (ROOT_FAST if fast else "") + START, N=name, D=layout.depth, C=verify)
+    p.print(f"\n// FwPutV writes s's body and heap blocks and its offset into the slot (generated code).\n"
             f"func (s *{name}) FwPutV(w *fw.Writer, slot, base int) {{")
     p.indent()
     vput_body(g, layout)
     p.outdent()
     p.print("}\n\n// FwGetV reads s from the body the slot leads to (generated code).")
     with p.block(f"func (s *{name}) FwGetV(r *fw.VReader, slot, base int) {{", "}"):
-        p.print("d := r.Data\nsize := len(d)\n" + ENTER, T=t)
+        p.print(ENTER, T=t)
         if not fields:
-            p.print("_, _ = pos, stored")
+            p.print(UNUSED)
         else:
-            body = layout.body_size
             with p.block(f"if stored >= {body} {{", "}"):
                 plain = [f for f in fields if not checked(f.wire)]
                 if plain:
@@ -139,7 +141,7 @@ def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
         p.print("r.Leave()")
     p.print()
     if fast:
-        p.print(FAST_FN, N=name, D=layout.depth, B=layout.body_size)
+        p.print(FAST_FN, N=name, D=layout.depth, B=body)
         p.indent()
         g.vconst = [0]
         vfast_body(g, layout, "pos")
@@ -149,8 +151,8 @@ def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
         p.print(f"}}\n\n// {verify} is FwVerifyV{name} for every input: it records why a message fails.")
     else:
         p.print(f"// {verify} verifies the {name} body the slot leads to (generated code).")
-    with p.block(f"func {verify}(r *fw.VReader, slot, base int) {{", "}"):
-        p.print("d := r.Data\nsize := len(d)\n" + ENTER, T=t)
+    with p.block(f"func {verify}(r *fw.VReader, slot, base int) {{", "}\n\n"):
+        p.print(ENTER, T=t)
         # The budget is kept in a local (left) while checking, written back around each
         # call: a chain of updates through memory would be the walk's critical path.
         if any(vneeds_check(fl.wire) for fl in layout.fields):
@@ -158,9 +160,8 @@ def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
             emit_vchecks(g, layout)
             p.print("r.Left = left")
         else:
-            p.print("_, _ = pos, stored")
+            p.print(UNUSED)
         p.print("r.Leave()")
-    p.print()
 
 
 # ---- put ---------------------------------------------------------------------------------
@@ -189,26 +190,25 @@ def vput_body(g: Scope, layout: lower.StructLayout) -> None:
     for i, f in enumerate(heap[:lead]):
         v = f"s.{field(f.name)}"
         p.print(f"fw.PutU32(b, {f.at}, {str(body) if i == 0 else 'uint32(q-pos)'})\n"
-                f"fw.PutU32(buf, q, uint32(len({v})))\ncopy(buf[q+4:], {v})")
-        if i + 1 < lead:
-            p.print(f"q += 4 + len({v})")
+                f"fw.PutU32(buf, q, uint32(len({v})))\ncopy(buf[q+4:], {v})" +
+                (f"\nq += 4 + len({v})" if i + 1 < lead else ""))
     for f in heap[lead:]:
         vput(g, f.wire, f"s.{field(f.name)}", f"pos+{f.at}", "pos")
 
 
-def emit_alloc(g: Scope, n: str) -> str:
+def alloc(g: Scope, n: str, stem: str = "blk") -> str:
     """w.Alloc(n) spelled out: the position's name."""
-    b = g.var("blk")
+    b = g.var(stem)
     g.p.print(f"{b} := len(w.Buf)\nif {b}+{n} > cap(w.Buf) {{\n    w.Grow({n.replace('+', ' + ')})\n}}\n"
               f"w.Buf = w.Buf[:{b}+{n}]")
     return b
 
 
-def emit_block(g: Scope, slot: str, base: str, count: str, elem: int) -> str:
+def vblock(g: Scope, slot: str, base: str, count: str, elem: int) -> str:
     """w.VBlock spelled out: the position of the first element slot."""
     c = g.var("c")
     g.p.print(f"{c} := {count}")
-    blk = emit_alloc(g, f"4+{c}*{elem}")
+    blk = alloc(g, f"4+{c}*{elem}")
     q = g.var("p")
     g.p.print(f"fw.PutU32(w.Buf, {slot}, uint32({blk}-{base}))\nfw.PutU32(w.Buf, {blk}, uint32({c}))\n"
               f"{q} := {blk} + 4")
@@ -220,7 +220,7 @@ def vput(g: Scope, w: W, v: str, slot: str, base: str) -> None:
 
 
 def _put_string(g, w, v, slot, base):
-    blk = emit_alloc(g, f"4+len({v})")
+    blk = alloc(g, f"4+len({v})")
     g.p.print(f"fw.PutU32(w.Buf, {slot}, uint32({blk}-{base}))\nfw.PutU32(w.Buf, {blk}, uint32(len({v})))\n"
               f"copy(w.Buf[{blk}+4:], {v})")
 
@@ -235,28 +235,26 @@ def _put_struct(g, w, v, slot, base):
 
 
 def _put_optional(g, w, v, slot, base):
-    with g.p.block(f"if {v} == nil {{", "}"):
-        g.p.print(f"fw.VNull(w, {slot})")
-        orelse(g.p)
-        b = emit_alloc(g, str(w.element.slot))
+    with unless(g.p, f"{v} == nil", f"fw.VNull(w, {slot})"):
+        b = alloc(g, str(w.element.slot))
         g.p.print(f"w.Buf[{slot}] = 1\nfw.PutU32(w.Buf, {slot}+1, uint32({b}-{base}))")
         vput(g, w.element, f"(*{v})", b, b)
 
 
-def _put_array(g, w, v, slot, base, src=None):
+def _put_array(g, w, v, slot, base):
     e, i = w.element, g.var("i")
-    with g.p.block(f"for {i} := range {src or v} {{", "}"):
-        vput(g, e, f"{src or v}[{i}]", f"{slot}+{i}*{e.slot}", base)
+    with g.p.block(f"for {i} := range {v} {{", "}"):
+        vput(g, e, f"{v}[{i}]", f"{slot}+{i}*{e.slot}", base)
 
 
 def _put_sequence(g, w, v, slot, base):
     src = sorted_set(g, w, v)
-    _put_array(g, w, v, emit_block(g, slot, base, f"len({src})", w.element.slot), base, src)
+    _put_array(g, w, src, vblock(g, slot, base, f"len({src})", w.element.slot), base)
 
 
 def _put_map(g, w, v, slot, base):
     ks, es = w.key.slot, w.element.slot
-    q = emit_block(g, slot, base, f"len({v})", ks + es)
+    q = vblock(g, slot, base, f"len({v})", ks + es)
     with entries(g, w, v) as (key, val, _):
         vput(g, w.key, key, q, base)
         vput(g, w.element, val, f"{q}+{ks}", base)
@@ -290,34 +288,30 @@ def _get_array(g, w, dst, slot, base):
         vget(g, e, f"{dst}[{i}]", f"{slot}+{i}*{e.slot}", base)
 
 
-def _get_sequence(g, w, dst, slot, base):
-    e, q, n, ok, i = w.element, g.var("p"), g.var("n"), g.var("ok"), g.var("i")
-    g.p.print(f"{q}, {n}, {ok} := r.Block({slot}, {base}, {e.slot})")
-    with g.p.block(f"if {ok} {{", "}"):
-        g.p.print(f"{dst} = fw.Resize({dst}, {n})")
-        with g.p.block(f"for {i} := range {dst} {{", "}"):
-            vget(g, e, f"{dst}[{i}]", f"{q}+{i}*{e.slot}", base)
-            if checked(e):
-                g.p.print(BREAK)
-        if w.collection == "set":
-            g.p.print(f"{dst} = fw.SortSet({dst}, {compare_fn(g, e)})")
-
-
-def _get_map(g, w, dst, slot, base):
-    ks, es = w.key.slot, w.element.slot
-    q, n, ok, i, key, val = (g.var(stem) for stem in ("p", "n", "ok", "i", "k", "v"))
-    g.p.print(f"{q}, {n}, {ok} := r.Block({slot}, {base}, {ks + es})")
-    with g.p.block(f"if {ok} {{", "}"):
-        g.p.print(f"{dst} = {dst}[:0]" if pair_map(w) else f"{dst} = fw.ClearMap({dst}, {n})")
-        with g.p.block(f"for {i} := 0; {i} < {n}; {i}++ {{", "}"):
-            g.p.print(f"var {key} {gotype(g, w.key)}\nvar {val} {gotype(g, w.element)}")
-            vget(g, w.key, key, q, base)
-            vget(g, w.element, val, f"{q}+{ks}", base)
-            g.p.print(BREAK)
-            insert(g, w, dst, key, val)
-            g.p.print(f"{q} += {ks + es}")
-        if pair_map(w):
-            g.p.print(f"{dst} = fw.SortPairs({dst}, {compare_fn(g, w.key)})")
+def _get_collection(g, w, dst, slot, base):
+    """A vector, list or set (elements), or a map or hash (key, value pairs)."""
+    e, k, p = w.element, w.key, g.p
+    size = e.slot + (k.slot if k else 0)
+    q, n, ok, i = g.var("p"), g.var("n"), g.var("ok"), g.var("i")
+    key, val = (g.var("k"), g.var("v")) if k else ("", "")
+    p.print(f"{q}, {n}, {ok} := r.Block({slot}, {base}, {size})")
+    with p.block(f"if {ok} {{", "}"):
+        if not k:
+            p.print(f"{dst} = fw.Resize({dst}, {n})")
+            with p.block(f"for {i} := range {dst} {{", "}"):
+                vget(g, e, f"{dst}[{i}]", f"{q}+{i}*{e.slot}", base)
+                if checked(e):
+                    p.print(BREAK)
+        else:
+            p.print(f"{dst} = {dst}[:0]" if pair_map(w) else f"{dst} = fw.ClearMap({dst}, {n})")
+            with p.block(f"for {i} := 0; {i} < {n}; {i}++ {{", "}"):
+                p.print(f"var {key} {gotype(g, k)}\nvar {val} {gotype(g, e)}")
+                vget(g, k, key, q, base)
+                vget(g, e, val, f"{q}+{k.slot}", base)
+                p.print(BREAK)
+                insert(g, w, dst, key, val)
+                p.print(f"{q} += {size}")
+        sort_read(g, w, dst)
 
 
 VGET = table(lambda g, w, dst, slot, base: g.p.print(f"{dst} = {load(g, w, 'r.Data', slot)}"),
@@ -325,7 +319,7 @@ VGET = table(lambda g, w, dst, slot, base: g.p.print(f"{dst} = {load(g, w, 'r.Da
              string=lambda g, w, dst, slot, base: g.p.print(f"r.String({slot}, {base}, &{dst})"),
              bytes=lambda g, w, dst, slot, base: g.p.print(f"r.Bytes({slot}, {base}, &{dst})"),
              struct=lambda g, w, dst, slot, base: g.p.print(f"{dst}.FwGetV(r, {slot}, {base})"),
-             optional=_get_optional, array=_get_array, sequence=_get_sequence, map=_get_map)
+             optional=_get_optional, array=_get_array, sequence=_get_collection, map=_get_collection)
 
 
 # ---- verify ------------------------------------------------------------------------------
@@ -361,14 +355,11 @@ def vcheck(g: Scope, w: W, slot: str, base: str) -> None:
 def _check_text(g, w, slot, base):
     """r.Text's usual case spelled out."""
     p, blk, n = g.p, g.var("blk"), g.var("n")
+    text = lambda: sync(g, f"r.Text({slot}, {base})")  # noqa: E731
     p.print(f"{blk} := {base} + int(fw.U32(d, {slot}))")
-    with p.block(f"if {blk} >= {slot}+4 && {blk} <= size-4 {{", "}"):
-        with p.block(f"if {n} := int(fw.U32(d, {blk})); {n} <= size-{blk}-4 {{", "}"):
+    with usual(p, f"{blk} >= {slot}+4 && {blk} <= size-4", text):
+        with usual(p, f"{n} := int(fw.U32(d, {blk})); {n} <= size-{blk}-4", text):
             p.print(f"left -= int64(4 + {n})")
-            orelse(p)
-            sync(g, f"r.Text({slot}, {base})")
-        orelse(p)
-        sync(g, f"r.Text({slot}, {base})")
 
 
 def _check_struct(g, w, slot, base):
@@ -393,12 +384,11 @@ def _check_optional(g, w, slot, base):
     p, q, size = g.p, g.var("p"), w.element.slot
     with p.block(f"if d[{slot}] != 0 {{", "}"):
         p.print(f"{q} := {base} + int(fw.U32(d, {slot}+{OPTIONAL.offset_at}))")
-        with p.block(f"if {q} >= {slot}+{OPTIONAL.slot} && {q} <= size-{size} {{", "}"):
+        with usual(p, f"{q} >= {slot}+{OPTIONAL.slot} && {q} <= size-{size}",
+                   lambda: sync(g, f"r.Optional({slot}, {base}, {size}) // records why")):
             p.print(f"left -= {size}")
             if vneeds_check(w.element):
                 vcheck(g, w.element, q, q)
-            orelse(p)
-            sync(g, f"r.Optional({slot}, {base}, {size}) // records why")
 
 
 def _check_array(g, w, slot, base):
@@ -410,18 +400,15 @@ def _check_array(g, w, slot, base):
 def _check_collection(g, w, slot, base):
     """A vector, list or set (elements), or a map or hash (key, value pairs): r.Block's usual
     case spelled out when they need checks."""
-    parts = [e for e in (w.key, w.element) if e is not None]
-    size = sum(e.slot for e in parts)
-    if not any(vneeds_check(e) for e in parts):
+    size = sum(e.slot for e in parts(w))
+    if not any(vneeds_check(e) for e in parts(w)):
         return sync(g, f"r.Block({slot}, {base}, {size})")
     p = g.p
     q, n, ok, blk = g.var("p"), g.var("n"), g.var("ok"), g.var("blk")
     p.print(f"{q}, {n}, {ok} := 0, 0, false\n{blk} := {base} + int(fw.U32(d, {slot}))")
-    with p.block(f"if {blk} >= {slot}+4 && {blk} <= size-4 && int(fw.U32(d, {blk}))*{size} <= size-{blk}-4 {{",
-                 "}"):
+    with usual(p, f"{blk} >= {slot}+4 && {blk} <= size-4 && int(fw.U32(d, {blk}))*{size} <= size-{blk}-4",
+               lambda: sync(g, f"{q}, {n}, {ok} = r.Block({slot}, {base}, {size})")):
         p.print(f"{n} = int(fw.U32(d, {blk}))\n{q} = {blk} + 4\nleft -= int64(4 + {n}*{size})\n{ok} = left >= 0")
-        orelse(p)
-        sync(g, f"{q}, {n}, {ok} = r.Block({slot}, {base}, {size})")
     i = g.var("i")
     with p.block(f"if {ok} {{", "}"), p.block(f"for {i} := 0; {i} < {n} && left >= 0; {i}++ {{", "}"):
         at = f"{q}+{i}*{size}"
@@ -429,10 +416,7 @@ def _check_collection(g, w, slot, base):
             return vcheck(g, w.element, at, base)
         vcheck(g, w.key, at, base)
         if vneeds_check(w.element):
-            if vneeds_check(w.key):
-                with p.block("if left >= 0 {", "}"):
-                    vcheck(g, w.element, f"{at}+{w.key.slot}", base)
-            else:
+            with p.block("if left >= 0 {", "}") if vneeds_check(w.key) else nullcontext():
                 vcheck(g, w.element, f"{at}+{w.key.slot}", base)
 
 
@@ -443,29 +427,12 @@ VCHECK = table(lambda g, w, slot, base: None,
 
 
 # ---- the fast walk of verify ------------------------------------------------------------
-# A struct whose checks need no call (its fields are values, strings, bytes, leaf structs,
-# and optionals and collections of these) verifies the usual message in one straight walk,
-# fwFastV<Name>(d, slot, base, left): each check passes or returns false, having recorded
-# nothing (the budget is a parameter), and the caller runs the full walk
-# (fwVerifyV<Name>Full), which starts that struct over from the same state and records why
-# it fails. The fast walk accepts only what the full walk accepts and charges the same
-# blocks: it wants every body at least as large as this version's, offsets that are not 0
-# (empty strings and collections too), and the depth limit not reached anywhere in the
-# struct (layout.depth bounds its nesting). It looks at the budget once, at the end. Its
-# work is bounded by the bytes it charges (counts are checked against the bytes after
-# them), and a fast walk given up costs one redo of that struct at most.
-
-def vfast_ok(g: Scope, w: W) -> bool:
-    if w.ref is not None and w.helper == "struct":
-        leaf = g.layout(w.ref)
-        return leaf.depth == 1 and all(vfast_ok(g, fl.wire) for fl in leaf.fields)
-    return all(vfast_ok(g, e) for e in (w.key, w.element) if e is not None)
-
-
-def vfast_struct(g: Scope, layout: lower.StructLayout) -> bool:
-    return (layout.depth in (1, 2) and any(vneeds_check(fl.wire) for fl in layout.fields)
-            and all(vfast_ok(g, fl.wire) for fl in layout.fields))
-
+# A struct of types.fast_walk verifies the usual message in one straight walk,
+# fwFastV<Name>(d, slot, base, left): each check passes or returns false having recorded
+# nothing, and the caller then runs the full walk (fwVerifyV<Name>Full) from the same state,
+# which says why. It accepts only what the full walk accepts and charges the same blocks
+# (bodies at least this version's size, nonzero offsets, the depth limit not reached); it
+# looks at the budget once, at the end, and its work is bounded by the bytes it charges.
 
 def vcharge(g: Scope) -> None:
     """Charges of a known size (the length or count words, optional blocks) are summed and
@@ -484,9 +451,9 @@ def plus(expr: str, n: int) -> str:
 def vfast_body(g: Scope, layout: lower.StructLayout, pos: str) -> None:
     """The body at pos (0 <= pos <= size-body checked): header, charge, fields."""
     b, body, stored = layout.body_size, g.var("b"), g.var("stored")
-    g.p.print(f"{body} := d[{pos} : {pos}+{b} : {pos}+{b}]\n{stored} := int(fw.U32({body}, 0))\n"
-              f"if {stored} < {b} || {pos}+{stored} > size || fw.U32({body}, 4) != {layout.type_number} {{\n"
-              f"    {GIVE_UP}\n}}\nleft -= int64({stored})")
+    g.p.print(f"{body} := d[{pos} : {pos}+{b} : {pos}+{b}]\n{stored} := int(fw.U32({body}, 0))")
+    guard(g.p, f"{stored} < {b} || {pos}+{stored} > size || fw.U32({body}, 4) != {layout.type_number}",
+          GIVE_UP, f"left -= int64({stored})")
     for fl in layout.fields:
         vfast(g, fl.wire, body, str(fl.offset), pos, f"{pos}+{fl.offset}")
 
@@ -497,8 +464,8 @@ def vfast_target(g: Scope, buf: str, idx: str, base: str, at: str, extent: int, 
     bounds are spelled on the target, so that the compiler knows 0 <= target <= size-extent
     and drops the bounds checks of the loads there.)"""
     t = g.var(stem)
-    g.p.print(f"{t} := {base} + int(fw.U32({buf}, {idx}))\n"
-              f"if {t} < {plus(at, 4)} || {t} > size-{extent} {{\n    {GIVE_UP}\n}}")
+    g.p.print(f"{t} := {base} + int(fw.U32({buf}, {idx}))")
+    guard(g.p, f"{t} < {plus(at, 4)} || {t} > size-{extent}", GIVE_UP)
     return t
 
 
@@ -509,14 +476,13 @@ def vfast(g: Scope, w: W, buf: str, idx: str, base: str, at: str) -> None:
 
 def _fast_counted(g, w, buf, idx, base, at):
     """[u32 length][bytes], or [u32 count][count slots of elements or key, value pairs]."""
-    parts = [e for e in (w.key, w.element) if e is not None]
-    size = sum(e.slot for e in parts)
+    size = sum(e.slot for e in parts(w))
     p, q = g.p, vfast_target(g, buf, idx, base, at, 4, "q")
     n = g.var("n")
-    p.print(f"{n} := int(fw.U32(d, {q}))" + (f" * {size}" if parts else "") +
-            f"\nif {q}+4+{n} > size {{\n    {GIVE_UP}\n}}\nleft -= int64({n})")
+    p.print(f"{n} := int(fw.U32(d, {q}))" + (f" * {size}" if parts(w) else ""))
+    guard(p, f"{q}+4+{n} > size", GIVE_UP, f"left -= int64({n})")
     g.vconst[-1] += 4
-    if any(vneeds_check(e) for e in parts):
+    if any(vneeds_check(e) for e in parts(w)):
         # The element slots are read from d where the loop is; their offsets are relative
         # to the collection's base, not to q.
         end, slot = g.var("end"), g.var("at")
@@ -524,7 +490,7 @@ def _fast_counted(g, w, buf, idx, base, at):
         with p.block(f"for {slot} := {q} + 4; {slot}+{size} <= {end}; {slot} += {size} {{", "}"):
             g.vconst.append(0)
             off = 0
-            for e in parts:
+            for e in parts(w):
                 vfast(g, e, "d", plus(slot, off), base, plus(slot, off))
                 off += e.slot
             vcharge(g)
@@ -552,10 +518,13 @@ def _fast_array(g, w, buf, idx, base, at):
             vcharge(g)
 
 
+def _fast_struct(g, w, buf, idx, base, at):
+    leaf = g.layout(w.ref)
+    vfast_body(g, leaf, vfast_target(g, buf, idx, base, at, leaf.body_size, "p"))
+
+
 VFAST = table(lambda g, w, buf, idx, base, at: None,
-              decimal=lambda g, w, buf, idx, base, at: g.p.print(
-                  f"if {buf}[{idx}+{DECIMAL.scale_at}] > fw.MaxDecimalScale {{\n    {GIVE_UP}\n}}"),
+              decimal=lambda g, w, buf, idx, base, at: guard(
+                  g.p, f"{buf}[{idx}+{DECIMAL.scale_at}] > fw.MaxDecimalScale", GIVE_UP),
               string=_fast_counted, bytes=_fast_counted, optional=_fast_optional, array=_fast_array,
-              struct=lambda g, w, buf, idx, base, at: vfast_body(
-                  g, g.layout(w.ref), vfast_target(g, buf, idx, base, at, g.layout(w.ref).body_size, "p")),
-              sequence=_fast_counted, map=_fast_counted)
+              struct=_fast_struct, sequence=_fast_counted, map=_fast_counted)
