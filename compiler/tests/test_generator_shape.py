@@ -36,9 +36,9 @@ LAYOUT_CONSTANTS = {
 # (Bytes raised by issue 37's fixes: comment escaping through common/docs.py in every
 # generator, Go's suffix sum, Java's memoized fast-path checks, Ruby's inlining bound.)
 PENDING = {
-    "csharp": (5, 51_966), "go": (0, 80_059), "ruby": (19, 56_736),
+    "csharp": (5, 51_966), "go": (0, 77_780), "ruby": (19, 56_736),
 }
-PENDING_TOTAL = 525_800  # while languages are pending; then MAX_TOTAL_BYTES
+PENDING_TOTAL = 523_500  # while languages are pending; then MAX_TOTAL_BYTES
 
 
 def sources(folder: str):

@@ -54,6 +54,9 @@ class Printer:
         self.level -= 1
 
     def print(self, template: str = "", **variables: object) -> None:
+        if "\n" not in template:  # one line (most calls, each new): dedenting is lstrip
+            self._emit(template.lstrip(" \t"), variables)
+            return
         for line in _template_lines(template):
             self._emit(line, variables)
 
