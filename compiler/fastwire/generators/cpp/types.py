@@ -3,8 +3,7 @@ take an allocator, and the types views return."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Dict, Iterator, Set
+from typing import Dict, Optional, Set
 
 from ... import ir, lower
 from ..options import Options
@@ -18,15 +17,17 @@ PRIMITIVES = {
     "decimal": "fastwire::decimal", "string": "std::string", "bytes": "fastwire::bytes",
     "timestamp": "std::uint64_t", "uuid": "fastwire::uuid",
 }
-
-CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
-              "map": "std::map", "hash": "std::unordered_map"}
-
-# --pmr: the allocator-aware spellings (fastwire/pmr.h). `bytes` stays fastwire::bytes.
-PMR_STRING = "std::pmr::string"
-
-PMR_CONTAINERS = {k: v.replace("std::", "std::pmr::") for k, v in CONTAINERS.items()}
-
+# A collection's C++ type of its element {v}, key {k} and length {n}: the domain's (std, or
+# std::pmr with --pmr: fastwire/pmr.h; `bytes` stays fastwire::bytes) and a view's accessor's
+# (view.h, element<T, P>; the elements in their std types).
+CONTAINERS = {"array": "std::array<{v}, {n}>", "vector": "std::vector<{v}>", "list": "std::list<{v}>",
+              "set": "std::set<{v}>", "map": "std::map<{k}, {v}>", "hash": "std::unordered_map<{k}, {v}>"}
+PMR_CONTAINERS = {k: v if k == "array" else v.replace("std::", "std::pmr::", 1) for k, v in CONTAINERS.items()}
+VIEWS = {**{k: "fastwire::versioned::sequence_view<{v}, P>" for k in CONTAINERS},
+         "array": "fastwire::versioned::array_view<{v}, {n}, P>",
+         "map": "fastwire::versioned::map_view<{k}, {v}, P>", "hash": "fastwire::versioned::map_view<{k}, {v}, P>"}
+# What a view's accessor returns for a plain value that is not its own type.
+VIEW_VALUES = {"string": "std::string_view", "bytes": "fastwire::versioned::byte_view"}
 
 
 class Types:
@@ -36,9 +37,10 @@ class Types:
         self.schema = model.schema
         self.options = options
         self.model = model
-        # --pmr: the domain types use std::pmr; views always name the std types (they
-        # only describe the wire form), so they switch this off while they print.
+        # --pmr: the domain types use std::pmr; views always name the std types (they only
+        # describe the wire form).
         self.pmr = options.cpp_pmr
+        self.domain = PMR_CONTAINERS if self.pmr else CONTAINERS
         self._allocates: Dict[str, bool] = {}
         # Inside a struct body, the names of its bases: C++ injects each base's class name
         # there, so a local type of the same name must be spelled with its namespace.
@@ -51,90 +53,59 @@ class Types:
         assert ref.package is not None  # a named type's: primitives have no package
         return f"::{ident(ref.package)}::{ident(ref.name)}"
 
-    def plain_type(self, ref: ir.TypeRef, package: str) -> str:
+    def plain_type(self, ref: ir.TypeRef, package: str, pmr: bool = False) -> str:
         if ref.kind == "primitive":
-            if self.pmr and ref.name == "string":
-                return PMR_STRING
-            return PRIMITIVES[ref.name]
+            return "std::pmr::string" if pmr and ref.name == "string" else PRIMITIVES[ref.name]
         return self.qualified(ref, package)
 
-    def field_type(self, t: ir.FieldType, package: str) -> str:
-        value = self.plain_type(t.value, package)
+    def field_type(self, t: ir.FieldType, package: str, table: Optional[Dict[str, str]] = None) -> str:
+        """A field's C++ type: in the domain's spelling, or `table`'s (CONTAINERS, VIEWS)."""
+        table = table or self.domain
+        pmr = table is PMR_CONTAINERS
+        value = self.plain_type(t.value, package, pmr)
         if t.optional:
             value = f"std::optional<{value}>"
         if t.container is None:
             return value
-        if t.container == "array":
-            return f"std::array<{value}, {t.size}>"
-        containers = PMR_CONTAINERS if self.pmr else CONTAINERS
-        if t.container in ("map", "hash"):
-            assert t.key is not None
-            return f"{containers[t.container]}<{self.plain_type(t.key, package)}, {value}>"
-        return f"{containers[t.container]}<{value}>"
-
-    @contextmanager
-    def std_types(self) -> Iterator[None]:
-        """Within: the std (not std::pmr) spellings, whatever --pmr says."""
-        saved, self.pmr = self.pmr, False
-        try:
-            yield
-        finally:
-            self.pmr = saved
+        key = self.plain_type(t.key, package, pmr) if t.key is not None else ""
+        return table[t.container].format(v=value, k=key, n=t.size)
 
     # -- --pmr: which types take an allocator ------------------------------------------
     def allocates(self, t: ir.FieldType) -> bool:
         """Whether a field of type `t` takes an allocator (std::pmr strings and collections,
         allocator-aware structs, and optionals and arrays of them)."""
-        if t.container in ("vector", "list", "set", "map", "hash"):
+        if t.container not in (None, "array"):
             return True
-        return self.ref_allocates(t.value)
-
-    def ref_allocates(self, ref: ir.TypeRef) -> bool:
+        ref = t.value
         if ref.kind == "primitive":
             return ref.name == "string"
-        if ref.kind != "struct":
-            return False
-        s = self.schema.lookup(ref)
-        assert isinstance(s, ir.StructType)
-        return self.struct_allocates(s)
+        s = self.schema.lookup(ref) if ref.kind == "struct" else None
+        return isinstance(s, ir.StructType) and self.struct_allocates(s)
 
-    def struct_allocates(self, s: ir.StructType) -> bool:
+    def struct_allocates(self, s: Optional[ir.Type]) -> bool:
         """Whether struct `s` is allocator-aware: it (or its base) holds a string, a
         collection, or a struct that is."""
+        if not isinstance(s, ir.StructType):
+            return False
         key = s.qualified_name
         if key not in self._allocates:
             self._allocates[key] = False  # a struct reaches itself only through collections
             base = self.schema.lookup(s.base) if s.base is not None else None
-            self._allocates[key] = (isinstance(base, ir.StructType) and self.struct_allocates(base)) \
-                or any(self.allocates(f.type) for f in s.fields)
+            self._allocates[key] = self.struct_allocates(base) or any(self.allocates(f.type) for f in s.fields)
         return self._allocates[key]
 
     # -- views (cpp/include/fastwire/view.h) -----------------------------------------------
-    def view_value_type(self, ref: ir.TypeRef, package: str) -> str:
-        if ref.kind == "primitive":
-            if ref.name == "string":
-                return "std::string_view"
-            if ref.name == "bytes":
-                return "fastwire::versioned::byte_view"
-            return PRIMITIVES[ref.name]
-        if ref.kind == "struct":
-            scope, sep, name = self.qualified(ref, package).rpartition("::")
-            return f"{scope}{sep}Basic{name}View<P>"
-        return self.qualified(ref, package)
-
     def view_field_type(self, t: ir.FieldType, package: str) -> str:
         """What a view's accessor returns for a field of type `t` (view.h, element<T, P>),
         inside the view class template BasicSView<P>."""
-        if t.container is None:
-            value = self.view_value_type(t.value, package)
-            return f"std::optional<{value}>" if t.optional else value
-        elem = self.plain_type(t.value, package)
-        if t.optional:
-            elem = f"std::optional<{elem}>"
-        if t.container == "array":
-            return f"fastwire::versioned::array_view<{elem}, {t.size}, P>"
-        if t.container in ("map", "hash"):
-            assert t.key is not None
-            key = self.plain_type(t.key, package)
-            return f"fastwire::versioned::map_view<{key}, {elem}, P>"
-        return f"fastwire::versioned::sequence_view<{elem}, P>"
+        if t.container is not None:
+            return self.field_type(t, package, VIEWS)
+        ref = t.value
+        if ref.kind == "primitive":
+            value = VIEW_VALUES.get(ref.name) or PRIMITIVES[ref.name]
+        elif ref.kind == "struct":
+            scope, sep, name = self.qualified(ref, package).rpartition("::")
+            value = f"{scope}{sep}Basic{name}View<P>"
+        else:
+            value = self.qualified(ref, package)
+        return f"std::optional<{value}>" if t.optional else value
