@@ -156,32 +156,30 @@ class Structs(Literals):
         self.injected = set()
 
     def constructors(self, p: Printer, s: ir.StructType, ns: str) -> None:
-        """The constructor from every field's value and, --pmr, allocator_type and the
-        constructors that take one (uses-allocator construction, fastwire/pmr.h): std::pmr
-        containers of this struct build their elements with the container's allocator, and
-        the struct passes it on to its members."""
+        """--pmr: allocator_type and the constructors that take one (uses-allocator
+        construction, fastwire/pmr.h: std::pmr containers of this struct build their elements
+        with the container's allocator, and the struct passes it on to its members); then the
+        constructor from every field's value (--pmr: and a last parameter, the allocator)."""
         name = ident(s.name)
         aware = self.pmr and self.struct_allocates(s)
         base = self.schema.lookup(s.base) if s.base is not None else None
-        base_name = self.qualified(s.base, ns) if s.base is not None else ""
-        base_allocates = self.struct_allocates(base)
+        b = self.qualified(s.base, ns) if s.base is not None else ""
+        base_alloc = ", alloc" if aware and self.struct_allocates(base) else ""
 
-        def inits(base_init: Optional[str], source: Callable[[ir.Field, str], str], alloc: bool) -> str:
-            """The base's initializer, then each field's from `source`; with `alloc`, a
-            member that takes an allocator is built with it."""
-            out = [base_init] if base_init else []
+        def constructor(head: str, base_init: Optional[str], source: Callable[[ir.Field, str], Optional[str]]) -> None:
+            """`head`, then the base's initializer and each field's from `source` (None: none);
+            in an allocator-aware struct, a member that takes an allocator is made with it."""
+            inits = [base_init] if base_init else []
             for f in s.fields:
                 m = ident(f.name)
                 src = source(f, m)
-                if alloc and self.allocates(f.type):
-                    src = f"fastwire::pmr::make<{self.field_type(f.type, ns)}>(alloc, {src})"
-                out.append(f"{m}({src})")
-            return join(out, ", ", 106)
-
-        def constructor(head: str, init: str) -> None:
+                if aware and self.allocates(f.type):
+                    src = f"fastwire::pmr::make<{self.field_type(f.type, ns)}>(alloc{', ' + src if src else ''})"
+                if src is not None:
+                    inits.append(f"{m}({src})")
             p.value(head)
             p.indent()
-            p.print(": $inits$ {}", inits=init)
+            p.print(": $inits$ {}", inits=join(inits, ", ", 106))
             p.outdent()
 
         if aware:
@@ -190,38 +188,27 @@ class Structs(Literals):
                 // memory from the allocator's resource, and so do those of the structs it holds.
                 using allocator_type = fastwire::pmr::allocator;
             """)
-            own = [f"{base_name}(alloc)"] if base_allocates else []
-            for f in s.fields:
-                if self.allocates(f.type):
-                    default = self.default_expr(s, f, ns)
-                    own.append(f"{ident(f.name)}(fastwire::pmr::make<{self.field_type(f.type, ns)}>("
-                               f"alloc{', ' + default if default else ''}))")
-            constructor(f"explicit {name}(const allocator_type& alloc)", join(own, ", ", 106))
+            constructor(f"explicit {name}(const allocator_type& alloc)", f"{b}(alloc)" if base_alloc else None,
+                        lambda f, m: self.default_expr(s, f, ns) if self.allocates(f.type) else None)
             # The allocator-extended copy and move (what a container uses to copy or move an
             # element into its own memory).
-            for ref, cast, source in ((f"const {name}&", f"const {base_name}&", lambda f, m: f"other.{m}"),
-                                      (f"{name}&&", f"{base_name}&&", lambda f, m: self.moved(f"other.{m}", f))):
-                alloc = ", alloc" if base_allocates else ""
-                base_init = f"{base_name}(static_cast<{cast}>(other){alloc})" if base else None
-                constructor(f"{name}({ref} other, const allocator_type& alloc)", inits(base_init, source, True))
+            constructor(f"{name}(const {name}& other, const allocator_type& alloc)",
+                        f"{b}(static_cast<const {b}&>(other){base_alloc})" if base else None,
+                        lambda f, m: f"other.{m}")
+            constructor(f"{name}({name}&& other, const allocator_type& alloc)",
+                        f"{b}(static_cast<{b}&&>(other){base_alloc})" if base else None,
+                        lambda f, m: self.moved(f"other.{m}", f))
         if not s.all_fields:
             return
-        # --pmr: a last parameter takes the allocator (so a std::pmr container's
-        # emplace_back(fields…) builds the element with the container's allocator).
         params = [f"{self.field_type(f.type, ns)} {ident(f.name)}_" for f in s.all_fields]
         if aware:
             params.append("const allocator_type& alloc = {}")
+        head = f"{'explicit ' if len(s.all_fields) == 1 else ''}{name}("
+        params_text = join(params, ", ", 108 - 2 * len(s.name)).replace("\n", "\n" + " " * len(head))
         base_init = None
         if isinstance(base, ir.StructType):
-            args = [self.moved(f"{ident(f.name)}_", f) for f in base.all_fields]
-            if aware and base_allocates:
-                args.append("alloc")
-            base_init = f"{base_name}({', '.join(args)})"
-        p.print("$explicit$$name$($params$)", explicit="explicit " if len(s.all_fields) == 1 else "", name=name,
-                params=join(params, ", ", 108 - 2 * len(s.name)))
-        p.indent()
-        p.print(": $inits$ {}", inits=inits(base_init, lambda f, m: self.moved(f"{m}_", f), aware))
-        p.outdent()
+            base_init = f"{b}({', '.join(self.moved(f'{ident(f.name)}_', f) for f in base.all_fields)}{base_alloc})"
+        constructor(f"{head}{params_text})", base_init, lambda f, m: self.moved(f"{m}_", f))
 
     @staticmethod
     def moved(expr: str, f: ir.Field) -> str:
