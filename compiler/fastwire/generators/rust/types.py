@@ -38,9 +38,11 @@ class Types:
 
     # ---- output -----------------------------------------------------------------------
     def emit(self, *lines: str) -> None:
-        """Lines of Rust as they are (their indentation written out)."""
-        for line in lines:
-            self.p.value(line)
+        """Lines of Rust as they are: their indentation written out, in rustfmt's 4 spaces,
+        at the printer's level 0 (where Printer.value() would print them unchanged), none
+        blank but empty and none holding a line break. Appended as they are: a schema of
+        50,000 structs prints 30 million lines."""
+        self.p.lines.extend(lines)
 
     def ordered_structs(self) -> List[ir.StructType]:
         return [self.structs[n] for n in self.model.package(self.pkg.name).emission_order]
