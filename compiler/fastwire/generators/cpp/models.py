@@ -102,10 +102,9 @@ class Models(Structs):
                 default = self.default_expr(s, f, package) if f.type.container is None else None
                 if default and (default.startswith("*") or default.endswith("()")):
                     default = f"[] {{ return {default}; }}"  # computed: only when needed
-                p.print("$vt$ $name$() const noexcept { return this->template get_<$t$, $o$, $e$>($d$); }",
-                        vt=self.view_field_type(f.type, package), name=ident(f.name),
-                        t=self.field_type(f.type, package, CONTAINERS), o=fl.offset, e=fl.offset + fl.slot,
-                        d=default or "")
+                p.value(f"{self.view_field_type(f.type, package)} {ident(f.name)}() const noexcept {{ return this->"
+                        f"template get_<{self.field_type(f.type, package, CONTAINERS)}, {fl.offset}, "
+                        f"{fl.offset + fl.slot}>({default or ''}); }}")
             p.print("// f(every field's view), in wire order: for generic code.")
             p.print("template <class F>")
             calls = join([f"{ident(f.name)}()" for f in s.all_fields], ", ", 64)
@@ -119,8 +118,9 @@ class Models(Structs):
             p.print("explicit $n$MutableView(const $n$View& v) noexcept : $n$View(v) {}", n=name)
             for f, fl in fields:
                 if fl.wire.is_value:
-                    p.print("bool set_$f$($t$ v) const noexcept { return set_<$t$, $o$, $e$>(v); }", f=f.name,
-                            t=self.field_type(f.type, package, CONTAINERS), o=fl.offset, e=fl.offset + fl.slot)
+                    t = self.field_type(f.type, package, CONTAINERS)
+                    p.value(f"bool set_{f.name}({t} v) const noexcept {{ return set_<{t}, {fl.offset}, "
+                            f"{fl.offset + fl.slot}>(v); }}")
 
     def layout_checks(self, p: Printer, package: ir.Package, structs: List[ir.StructType]) -> None:
         """static_asserts of the lowered model's layout against the runtime's: a runtime

@@ -4,6 +4,7 @@ wrapped lists and the preamble."""
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Iterator, List
 
 from ... import __version__, ir
@@ -11,6 +12,7 @@ from ..common import docs, naming
 from ..printer import Printer
 
 
+@lru_cache(maxsize=None)
 def ident(name: str) -> str:
     """A schema name as a C++ identifier (a trailing _ when it is a C++ keyword)."""
     return naming.ident("cpp", name)

@@ -94,8 +94,8 @@ class Structs(Literals):
                      name=ident(e.name), base=PRIMITIVES[e.base]):
             for v in e.values:
                 self.doc(p, v.doc)
-                p.print("$name$$dep$ = $value$,", name=ident(v.name), dep=" [[deprecated]]" if v.deprecated else "",
-                        value=self.enum_constant(v.value, e))
+                dep = " [[deprecated]]" if v.deprecated else ""
+                p.value(f"{ident(v.name)}{dep} = {self.enum_constant(v.value, e)},")
         if e.kind == "flags":
             p.print("FASTWIRE_FLAGS($name$)", name=ident(e.name))
 
@@ -119,7 +119,7 @@ class Structs(Literals):
             with p.block("static constexpr std::array<enum_entry<$t$>, $n$> entries{{", "}};",
                          t=full, n=len(e.values)):
                 for v in e.values:
-                    p.print('{$t$::$v$, "$name$"},', t=full, v=ident(v.name), name=v.name)
+                    p.value(f'{{{full}::{ident(v.name)}, "{v.name}"}},')
 
     def doc(self, p: Printer, doc: Optional[str]) -> None:
         for line in docs.line_comments(doc, "//", "*/", "cpp"):
@@ -144,8 +144,8 @@ class Structs(Literals):
             for f in s.fields:
                 self.doc(p, f.doc)
                 init = self.default_expr(s, f, ns)
-                p.print("$dep$$type$ $name$$init$;", dep="[[deprecated]] " if f.deprecated else "",
-                        type=self.field_type(f.type, ns), name=ident(f.name), init=f" = {init}" if init else "{}")
+                p.value(f"{'[[deprecated]] ' if f.deprecated else ''}{self.field_type(f.type, ns)} {ident(f.name)}"
+                        f"{f' = {init}' if init else '{}'};")
             p.blank()
             p.print("$name$() = default;", name=name)
             self.constructors(p, s, ns)
@@ -278,5 +278,5 @@ class Structs(Literals):
                      t=f"::{ns}::{ident(s.name)}"):
             p.print("size_t h = 0;")
             for f in s.key_fields:
-                p.print("fastwire::hash_combine(h, v.$f$);", f=ident(f.name))
+                p.value(f"fastwire::hash_combine(h, v.{ident(f.name)});")
             p.print("return h;")
