@@ -32,10 +32,9 @@ def sum_lines(terms: List[str]) -> List[str]:
 class Codec(Enums):
     def method(self, attr: Optional[str], head: str, params: List[str], ret: str,
                body: List[str]) -> None:
-        """A method of an impl block as rustfmt writes it: the signature on one line when it
-        fits in 120 columns (rust/rustfmt.toml), else a parameter a line; `{}` when empty.
-        `attr`: #[inline] for the codec's per-struct methods, so a struct's fields are read
-        and written straight in its parent's code."""
+        """A method as rustfmt writes it: on one line when it fits in 120 columns, else a
+        parameter a line; `{}` when empty. The codec's are #[inline]: a struct's fields are
+        read and written straight in its parent's code."""
         if attr:
             self.emit(f"    {attr}")
         tail = f" -> {ret} {{" if ret else " {"
@@ -78,8 +77,7 @@ class Codec(Enums):
                 older += [f"if {end} <= stored {{", f"    self.{n}.v_read(r, pos + {o}, pos, depth)?;",
                           "} else {", f"    self.{n} = defaults.{n};", "}"]
         if names:
-            # `body` is the stored body (checked to lie in the message): at least this
-            # version's size, or an older, shorter one.
+            # `body` is the stored body: this version's size or more, or an older one's.
             read[:0] = [f"let Some(b) = body.first_chunk::<{body}>() else {{",
                         "    return self.v_read_older(r, pos, body.len(), depth);", "};"]
         self.p.print(_IMPL, name=name, qualified=s.qualified_name, type=layout.type_number, body=body,
@@ -87,8 +85,7 @@ class Codec(Enums):
         self.method("#[inline]", "v_extra_fields", ["&self"], "usize", sum_lines(extra))
         self.emit("")
         hu = "" if heap else "_"  # a struct of values only appends nothing
-        # `body` is the body's bytes (carved from the message by the writer), `pos` where it
-        # starts; each heap field gets its slot's bytes: stores without bounds checks.
+        # `body`: the body's bytes (carved from the message by the writer), at `pos`.
         self.method("#[inline]", "v_write_fields", ["&self", f"{hu}buf: &mut ::fastwire::versioned::Writer<'_>",
                                                     "body: &mut [u8]", f"{hu}pos: usize"], "", store + heap)
         self.emit("")
@@ -119,10 +116,8 @@ class Codec(Enums):
             self.emit("}")
 
     def emit_final(self, u: str, names: List[str], steps: tuple) -> None:
-        """The final format: the exact size first (the message is written into a block of
-        that size), then write, read and verify by the plan's steps. A run of values takes
-        its bytes at once; a string or bytes field right after it has its length taken with
-        the run."""
+        """The final format by the plan's steps: the exact size, write, read, verify. A run
+        of values takes its bytes at once, with the length of a string or bytes after it."""
         size: List[str] = []
         write: List[str] = []
         read: List[str] = []

@@ -30,12 +30,8 @@ class Literals(Types):
         return str(value)
 
     # ---- defaults -----------------------------------------------------------------------
-    def plain_value(self, ref: ir.TypeRef, lit: Optional[lower.Literal], key: bool = False) -> str:
+    def plain_value(self, ref: ir.TypeRef, lit: Optional[lower.Literal]) -> str:
         """The expression of a plain value: `lit` (the schema's default) or the zero."""
-        e = self._plain_value(ref, lit)
-        return f"::fastwire::Ordered({e})" if key and ref.kind == "primitive" and ref.name in FLOATS else e
-
-    def _plain_value(self, ref: ir.TypeRef, lit: Optional[lower.Literal]) -> str:
         prim = ref.name if ref.kind == "primitive" else None
         if lit is None or lit.kind == "null":
             if prim is not None:

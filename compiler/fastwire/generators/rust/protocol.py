@@ -30,17 +30,23 @@ _PROTOCOL = """
 
 impl ::std::fmt::Display for Message {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        $display$
+        match self {
+            $display$
+        }
     }
 }
 
 impl ::fastwire::protocol::Protocol for Message {
     fn type_number(&self) -> u32 {
-        $numbers$
+        match self {
+            $numbers$
+        }
     }
 
     fn serialize(&self, format: ::fastwire::protocol::Format, buf: &mut Vec<u8>) -> ::fastwire::Result<usize> {
-        $serialize$
+        match self {
+            $serialize$
+        }
     }
 
     fn deserialize(
@@ -49,7 +55,10 @@ impl ::fastwire::protocol::Protocol for Message {
         format: ::fastwire::protocol::Format,
         limits: &::fastwire::Limits,
     ) -> Option<::fastwire::Result<Self>> {
-        $deserialize$
+        match type_number {
+            $deserialize$
+            _ => None,
+        }
     }
 
     fn verify(
@@ -58,7 +67,10 @@ impl ::fastwire::protocol::Protocol for Message {
         format: ::fastwire::protocol::Format,
         limits: &::fastwire::Limits,
     ) -> Option<::fastwire::Result<usize>> {
-        $verify$
+        match type_number {
+            $verify$
+            _ => None,
+        }
     }
 
     fn id(&self) -> Option<::fastwire::Uuid> {
@@ -70,6 +82,11 @@ impl ::fastwire::protocol::Protocol for Message {
     }
 }
 """
+# Each method's match arm for a message `n` of type number `t`.
+_ARMS = {"display": "Message::{n}(m) => ::std::fmt::Display::fmt(m, f),", "numbers": "Message::{n}(_) => {t},",
+         "serialize": "Message::{n}(m) => ::fastwire::protocol::serialize(m, format, buf),",
+         "deserialize": "{t} => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::{n})),",
+         "verify": "{t} => Some(::fastwire::protocol::verify::<{n}>(data, format, limits)),"}
 
 
 class Protocol(Structs):
@@ -89,29 +106,17 @@ class Protocol(Structs):
         self.p.print(_MESSAGE, package=self.pkg.name, variants="\n".join(f"{n}({n})," for n in names))
         for n in names:
             self.p.print(_FROM, n=n)
-        ids = []
-        for s, n in zip(sends, names):
-            f = next((f for f in s.all_fields if f.id), None)
-            if f is not None:
-                ids.append(f"Message::{n}(m) => Some(m.{field_name(f.name)}),")
+        ids = [f"Message::{n}(m) => Some(m.{field_name(s.id_field.name)})," for s, n in zip(sends, names)
+               if s.id_field is not None]
         answers = [f"Message::{n}(_) => ::fastwire::protocol::Reply::{replies[s.qualified_name]},"
                    for s, n in zip(sends, names) if s.qualified_name in replies]
 
-        def arms(scrutinee: str, lines: List[str], default: str = "", some: bool = False) -> str:
-            """A match over `lines`, `default` last (`some`: when only some messages have a line)."""
-            return "\n".join(match(scrutinee, lines, default if not some or len(lines) < len(sends) else ""))
+        def arms(lines: List[str], default: str) -> str:
+            """A match over what some messages have: `default` for the others."""
+            return "\n".join(match("self", lines, default if len(lines) < len(sends) else ""))
 
-        self.p.print(
-            _PROTOCOL,
-            display=arms("self", [f"Message::{n}(m) => ::std::fmt::Display::fmt(m, f)," for n in names]),
-            numbers=arms("self", [f"Message::{n}(_) => {s.type_number}," for s, n in zip(sends, names)]),
-            serialize=arms("self", [f"Message::{n}(m) => ::fastwire::protocol::serialize(m, format, buf),"
-                                    for n in names]),
-            deserialize=arms("type_number", [f"{s.type_number} => Some(::fastwire::protocol::deserialize("
-                                             f"data, format, limits).map(Message::{n})),"
-                                             for s, n in zip(sends, names)], "_ => None,"),
-            verify=arms("type_number", [f"{s.type_number} => Some(::fastwire::protocol::verify::<{n}>("
-                                        "data, format, limits)),"for s, n in zip(sends, names)], "_ => None,"),
-            id=arms("self", ids, "_ => None,", some=True) if ids else "None",
-            reply=arms("self", answers, "_ => ::fastwire::protocol::Reply::None,", some=True) if answers
-            else "::fastwire::protocol::Reply::None")
+        self.p.print(_PROTOCOL, **{var: "\n".join(arm.format(n=n, t=s.type_number) for s, n in zip(sends, names))
+                                   for var, arm in _ARMS.items()},
+                     id=arms(ids, "_ => None,") if ids else "None",
+                     reply=arms(answers, "_ => ::fastwire::protocol::Reply::None,") if answers
+                     else "::fastwire::protocol::Reply::None")

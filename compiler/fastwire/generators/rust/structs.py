@@ -97,42 +97,33 @@ class Structs(Codec):
             cmp = [f"::fastwire::Key::key_cmp(&self.{k}, &other.{k})" for k in keys]
             self.p.print(_KEYED, name=name, cmp=cmp[0] + "".join(f"\n    .then_with(|| {c})" for c in cmp[1:]),
                          hash="\n".join(f"::fastwire::Key::key_hash(&self.{k}, state);" for k in keys))
-        self.emit_display(s, name)
+        lines: List[str] = []
+        rest = self.print_text(s, lines)
+        lines.append(f'f.write_str("{rest}")')
+        self.p.print(_DISPLAY, name=name, body="\n".join(lines))
         self.emit_codec(s, name, names, layout)
 
-    def print_parts(self, s: ir.StructType, parts: List[tuple]) -> None:
-        """The text form of a struct as (literal, value expression or None) parts:
-        `Name(f=v,…)`, a derived struct `Derived(Base(…),f=v,…)` (fastwire::print)."""
-        parts.append((f"{s.name}(", None))
+    def print_text(self, s: ir.StructType, out: List[str], text: str = "") -> str:
+        """Appends to `out` the writes of the text form of `s` after `text`: `Name(f=v,…)`, a
+        derived struct `Derived(Base(…),f=v,…)` (fastwire::print); returns the text left."""
+        text += f"{s.name}("
         if s.base is not None:
             base = self.schema.lookup(s.base)
             assert isinstance(base, ir.StructType)
-            self.print_parts(base, parts)
+            text = self.print_text(base, out, text)
         for i, f in enumerate(s.fields):
-            sep = "," if i or s.base is not None else ""
+            text += f"{',' if i or s.base is not None else ''}{f.name}="
             if f.hidden:
-                parts.append((f"{sep}{f.name}=***", None))
+                text += "***"
                 continue
             t, n = f.type, field_name(f.name)
             wrap = _PRINTED.get(t.value.name) if t.container is None and not t.optional \
                 and t.value.kind == "primitive" else None
             expr = f"{wrap}(self.{n})" if wrap else f"::fastwire::print::List(&self.{n})" \
                 if t.container == "list" else f"self.{n}"
-            parts.append((f"{sep}{f.name}=", expr))
-        parts.append((")", None))
-
-    def emit_display(self, s: ir.StructType, name: str) -> None:
-        parts: List[tuple] = []
-        self.print_parts(s, parts)
-        lines: List[str] = []
-        text = ""
-        for literal, expr in parts:
-            text += literal
-            if expr is not None:
-                lines += [f'f.write_str("{text}")?;', f"::fastwire::print::Print::print(&{expr}, f)?;"]
-                text = ""
-        lines.append(f'f.write_str("{text}")')
-        self.p.print(_DISPLAY, name=name, body="\n".join(lines))
+            out += [f'f.write_str("{text}")?;', f"::fastwire::print::Print::print(&{expr}, f)?;"]
+            text = ""
+        return text + ")"
 
     def emit_visit(self, structs: List[ir.StructType]) -> None:
         self.emit("",
