@@ -5,7 +5,7 @@ from which the runtime derives serialize, deserialize and verify at compile time
 
 from __future__ import annotations
 
-from typing import Callable, List, Optional
+from typing import Any, Callable, List, Optional
 
 from ... import ir, lower
 from ..common import docs
@@ -58,7 +58,7 @@ class Structs(Literals):
         structs = self.sorted_structs(package)
         keyed = [s for s in structs if s.key_fields]
 
-        def section(name: str, items: list, part: Callable[[object], None], spaced: bool = True) -> None:
+        def section(name: str, items: List[Any], part: Callable[[Any], None], spaced: bool = True) -> None:
             if items:
                 p.blank()
                 with namespace(p, name):

@@ -82,7 +82,7 @@ class Types:
         s = self.schema.lookup(ref) if ref.kind == "struct" else None
         return isinstance(s, ir.StructType) and self.struct_allocates(s)
 
-    def struct_allocates(self, s: Optional[ir.Type]) -> bool:
+    def struct_allocates(self, s: Optional[ir.NamedType]) -> bool:
         """Whether struct `s` is allocator-aware: it (or its base) holds a string, a
         collection, or a struct that is."""
         if not isinstance(s, ir.StructType):

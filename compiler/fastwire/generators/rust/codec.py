@@ -1,6 +1,5 @@
-"""Each struct's part of the runtime's codecs (fastwire::Struct), rendered from the codec
-plan: straight-line calls at the versioned steps' slot offsets, the final steps' runs of
-values at constant positions (one bounds check a run), JSON by the JSON plan's keys."""
+"""Each struct's part of the runtime's codecs (fastwire::Struct) from the codec plan:
+straight-line calls at the steps' offsets (a run of final values: one bounds check)."""
 
 from __future__ import annotations
 
@@ -16,7 +15,6 @@ impl ::fastwire::Struct for $name$ {
     const TYPE: u32 = $type$;
     const BODY: usize = $body$;
     const FINAL_MIN: usize = $min$;
-
 """
 _VR = "r: &mut ::fastwire::versioned::Reader<'_>"
 _FR = "r: &mut ::fastwire::final_format::Reader<'_>"
@@ -31,10 +29,12 @@ def sum_lines(terms: List[str]) -> List[str]:
 
 class Codec(Enums):
     def method(self, attr: Optional[str], head: str, params: List[str], ret: str,
-               body: List[str]) -> None:
+               body: List[str], blank: bool = True) -> None:
         """A method as rustfmt writes it: on one line when it fits in 120 columns, else a
         parameter a line; `{}` when empty. The codec's are #[inline]: a struct's fields are
-        read and written straight in its parent's code."""
+        read and written straight in its parent's code. `blank`: a blank line first."""
+        if blank:
+            self.emit("")
         if attr:
             self.emit(f"    {attr}")
         tail = f" -> {ret} {{" if ret else " {"
@@ -50,8 +50,7 @@ class Codec(Enums):
         plan = layout.plan
         u = "" if names else "_"  # parameters a struct without fields does not use
         body = layout.body_size
-        # Versioned: values in their slot are stored at constant positions of the body, then
-        # the fields with heap blocks, in field order (the blocks' order).
+        # Versioned: the values stored at their positions, then the heap fields in order.
         extra: List[str] = []
         store = [f"let b = ::fastwire::versioned::body_mut::<{body}>(body);",
                  "b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());"]
@@ -63,6 +62,7 @@ class Codec(Enums):
             values = step.op == "values"
             for f in step.fields:
                 n, o = names[f.index], f.at
+                assert o is not None  # versioned: every field is at its offset
                 end = o + f.wire.slot
                 if values:
                     store.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
@@ -83,26 +83,21 @@ class Codec(Enums):
         self.p.print(_IMPL, name=name, qualified=s.qualified_name, type=layout.type_number, body=body,
                      min=layout.final_min)
         self.method("#[inline]", "v_extra_fields", ["&self"], "usize", sum_lines(extra))
-        self.emit("")
         hu = "" if heap else "_"  # a struct of values only appends nothing
         # `body`: the body's bytes (carved from the message by the writer), at `pos`.
         self.method("#[inline]", "v_write_fields", ["&self", f"{hu}buf: &mut ::fastwire::versioned::Writer<'_>",
                                                     "body: &mut [u8]", f"{hu}pos: usize"], "", store + heap)
-        self.emit("")
         self.method("#[inline]", "v_read_fields", ["&mut self", u + _VR, f"{u}pos: usize", f"{u}body: &[u8]",
                                                    f"{u}depth: u32"], _RESULT, read + ["Ok(())"])
-        self.emit("")
         vu = "" if verify else "_"  # parameters a verify with nothing to check does not use
         self.method("#[inline]", "v_verify_fields", [vu + _VR, f"{vu}pos: usize", f"{vu}stored: usize",
                                                      f"{vu}depth: u32"], _RESULT, verify + ["Ok(())"])
-        self.emit("")
         self.emit_final(u, names, plan.final.steps)
         # JSON
         self.method(None, "j_write_fields", ["&self", f"{u}out: &mut String"], "",
                     [line for i, f in enumerate(plan.json.fields)
                      for line in (f'::fastwire::json::key(out, "{f.name}", {"true" if i == 0 else "false"});',
                                   f"self.{names[f.index]}.j_write(out);")])
-        self.emit("")
         arms = [f'"{f.name}" => self.{names[f.index]}.j_read(v, ctx),' for f in plan.json.fields]
         self.method(None, "j_read_field", ["&mut self", f"{u}name: &str", f"{u}v: &::fastwire::json::Value<'_>",
                                            f"{u}ctx: &mut ::fastwire::json::Context"], _RESULT,
@@ -112,7 +107,7 @@ class Codec(Enums):
             # older, shorter bodies: fields beyond the stored size take their defaults
             self.emit("", f"impl {name} {{")
             self.method("#[cold]", "v_read_older", ["&mut self", _VR, "pos: usize", "stored: usize", "depth: u32"],
-                        _RESULT, ["let defaults = Self::default();", *older, "Ok(())"])
+                        _RESULT, ["let defaults = Self::default();", *older, "Ok(())"], blank=False)
             self.emit("}")
 
     def emit_final(self, u: str, names: List[str], steps: tuple) -> None:
@@ -159,12 +154,8 @@ class Codec(Enums):
                 read.append(f"{payload}::f_read_payload(&mut self.{text}, &b[{run}..{take}], r)?;")
                 verify.append(f"r.take_slice(::fastwire::versioned::word(&b[{run}..{take}]) as usize)?;")
         self.method("#[inline]", "f_size_fields", ["&self"], "usize", sum_lines(size + ([str(fixed)] if fixed else [])))
-        self.emit("")
         self.method("#[inline]", "f_write_fields", ["&self", f"{u}buf: &mut ::fastwire::final_format::Writer<'_>"],
                     "", write)
-        self.emit("")
         du = "" if any("depth" in line for line in read + verify) else "_"  # to fields read by their codec
         self.method("#[inline]", "f_read_fields", ["&mut self", u + _FR, f"{du}depth: u32"], _RESULT, read + ["Ok(())"])
-        self.emit("")
         self.method("#[inline]", "f_verify_fields", [u + _FR, f"{du}depth: u32"], _RESULT, verify + ["Ok(())"])
-        self.emit("")

@@ -60,7 +60,6 @@ def match(scrutinee: str, arms: List[str], default: str = "_ => None,") -> List[
 
 
 class Enums(Literals):
-    # ---- enums and flags ----------------------------------------------------------------
     def emit_enum(self, e: ir.EnumType) -> None:
         name = type_name(e.name)
         base = PRIMITIVES[e.base]
@@ -99,12 +98,13 @@ class Enums(Literals):
                               *(f"    {x}" for x in arr.split("\n")), ")"])
         if consts:
             self.emit("")
-        self.p.print(_NAMES, name=name, base=base,
-                     which="the first declared with this number" if consts else "none: the enum declares no value",
-                     names="\n".join(match("self.0", names)) if consts else "None",
-                     none="" if consts else " (none: the enum declares no value)", u="" if consts else "_",
-                     values="\n".join(match("name", [f'"{v.name}" => Some(Self::{c}),' for c, v in consts]))
-                     if consts else "None")
+            self.p.print(_NAMES, name=name, base=base, which="the first declared with this number", none="", u="",
+                         names="\n".join(match("self.0", names)),
+                         values="\n".join(match("name", [f'"{v.name}" => Some(Self::{c}),' for c, v in consts])))
+        else:
+            none = "none: the enum declares no value"
+            self.p.print(_NAMES, name=name, base=base, which=none, none=f" ({none})", u="_", names="None",
+                         values="None")
         if flags:
             self.emit(f"::fastwire::impl_flags!({name}, {base});")
         self.p.print(_PRINT, name=name, print=text)

@@ -8,7 +8,7 @@ from ... import ir, lower
 from .types import FLOATS, PRIMITIVES, Types
 
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-# A value's zero, by primitive (others: 0); enums and flags are `T(0)`, structs `T::default()`.
+# A primitive's zero (others: 0); enums and flags are `T(0)`, structs `T::default()`.
 _ZEROS = {"bool": "false", "float": "0.0", "double": "0.0", "decimal": "::fastwire::Decimal::ZERO",
           "string": "::fastwire::Text::new()", "bytes": "::fastwire::Bytes::default()",
           "timestamp": "::fastwire::Timestamp(0)", "uuid": "::fastwire::Uuid::NIL"}
@@ -29,7 +29,6 @@ class Literals(Types):
             return f"{PRIMITIVES[base]}::MIN"
         return str(value)
 
-    # ---- defaults -----------------------------------------------------------------------
     def plain_value(self, ref: ir.TypeRef, lit: Optional[lower.Literal]) -> str:
         """The expression of a plain value: `lit` (the schema's default) or the zero."""
         prim = ref.name if ref.kind == "primitive" else None

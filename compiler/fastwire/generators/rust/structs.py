@@ -1,5 +1,5 @@
-"""Structs: the type with its defaults, Display, equality, ordering and hashing by the
-`[key]` fields, and `visit_struct`."""
+"""Structs: the type with its defaults, Display, equality, ordering and hashing by
+`[key]`, and `visit_struct`."""
 
 from __future__ import annotations
 
@@ -61,7 +61,6 @@ _PRINTED = {"char": "::fastwire::print::Char", "wchar": "::fastwire::print::WCha
 
 
 class Structs(Codec):
-    # ---- structs ------------------------------------------------------------------------
     def emit_struct(self, s: ir.StructType) -> None:
         layout = self.model.struct(s.qualified_name)
         name = type_name(s.name)
@@ -73,9 +72,8 @@ class Structs(Codec):
         if s.deprecated:
             self.emit("#[deprecated]")
         derives = "Debug, Clone" if layout.keyed else "Debug, Clone, PartialEq"
-        # Every field its type's default (no schema default, or one that clippy reads as the
-        # default: false, 0, None; no array: `[T; N]` has no Default above 32): derived, as
-        # clippy wants.
+        # Every field its type's default (none given, or false, 0, None; no `[T; N]`, which
+        # has no Default above 32): derived, as clippy wants.
         defaults = [self.default_expr(f, lit) for f, lit in fields]
         plain = all((lit is None or d in ("false", "0", "None")) and f.type.container != "array"
                     for (f, lit), d in zip(fields, defaults))

@@ -1,4 +1,4 @@
-"""The Rust type table and what every part shares: the package, the model, the output."""
+"""The Rust type table and what every part shares: package, model, output."""
 
 from __future__ import annotations
 
@@ -36,12 +36,9 @@ class Types:
         self.p = Printer(indent=4)  # rustfmt's indentation, whatever --indent says
         self.structs = {s.qualified_name: s for s in pkg.structs}
 
-    # ---- output -----------------------------------------------------------------------
     def emit(self, *lines: str) -> None:
-        """Lines of Rust as they are: their indentation written out, in rustfmt's 4 spaces,
-        at the printer's level 0 (where Printer.value() would print them unchanged), none
-        blank but empty and none holding a line break. Appended as they are: a schema of
-        50,000 structs prints 30 million lines."""
+        """Lines of Rust, their indentation written out: appended as they are (what
+        Printer.value() would print at level 0; there are millions)."""
         self.p.lines.extend(lines)
 
     def ordered_structs(self) -> List[ir.StructType]:
@@ -52,7 +49,6 @@ class Types:
             for line in docs.comment_lines("rust", text):
                 self.emit(f"{prefix}/// {line}".rstrip())
 
-    # ---- types --------------------------------------------------------------------------
     def ref_type(self, ref: ir.TypeRef, key: bool = False) -> str:
         if ref.kind == "primitive":
             t = PRIMITIVES[ref.name]
