@@ -10,9 +10,8 @@ from typing import Any, Callable, List, Optional
 from ... import ir, lower
 from ..common import docs
 from ..printer import Printer
-from .literals import Literals, int_literal
 from .names import ident, join, namespace, preamble
-from .types import PRIMITIVES
+from .types import PRIMITIVES, Types, int_literal
 
 _ORDER = """
     friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
@@ -27,7 +26,7 @@ _HASH = """
 """
 
 
-class Structs(Literals):
+class Structs(Types):
     """The domain header."""
 
     def sorted_structs(self, package: ir.Package) -> List[ir.StructType]:
@@ -36,7 +35,6 @@ class Structs(Literals):
         by_name = {s.qualified_name: s for s in package.structs}
         return [by_name[n] for n in self.model.package(package.name).emission_order]
 
-    # -- domain header --------------------------------------------------------------------
     def domain_header(self, package: ir.Package) -> str:
         p = Printer(self.options.indent, self.options.tabs)
         ns = ident(package.name)

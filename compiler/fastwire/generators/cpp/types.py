@@ -1,11 +1,13 @@
 """The C++ type table: each schema type's C++ spelling (std or std::pmr), which types
-take an allocator, and the types views return."""
+take an allocator, the types views return, and defaults as C++ expressions (from the
+model's normalised literals, lower.Literal)."""
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Set
+from typing import Callable, Dict, Optional, Set
 
 from ... import ir, lower
+from ..common import literals
 from ..options import Options
 from .names import ident
 
@@ -29,6 +31,40 @@ VIEWS = {**{k: "fastwire::versioned::sequence_view<{v}, P>" for k in CONTAINERS}
 # What a view's accessor returns for a plain value that is not its own type.
 VIEW_VALUES = {"string": "std::string_view", "bytes": "fastwire::versioned::byte_view"}
 
+# Integer literals' suffixes, and the least values that have no literal of their own.
+_SUFFIXES = {"uint64": "ull", "timestamp": "ull", "int64": "ll", "uint32": "u", "wchar": "u"}
+_LEAST = {("int64", -2 ** 63): "(-9223372036854775807LL - 1)", ("int32", -2 ** 31): "(-2147483647 - 1)"}
+_CASTS = {"char": "char", "wchar": "wchar_t"}
+_COMPUTED = {"utc": "fastwire::utc()", "uuid1": "fastwire::uuid::v1()", "uuid4": "fastwire::uuid::v4()"}
+
+
+def int_literal(value: int, prim: Optional[str]) -> str:
+    return _LEAST.get((prim or "", value)) or f"{value}{_SUFFIXES.get(prim or '', '')}"
+
+
+def _decimal(lit: lower.Literal) -> str:
+    if lit.coefficient >= 2 ** 63:
+        return f'*fastwire::decimal::from_string("{lit.value}")'
+    scale = f", {lit.scale}" if lit.scale else ""
+    return f"fastwire::decimal({'-' if lit.negative else ''}{lit.coefficient}ll{scale})"
+
+
+def _float(lit: lower.Literal) -> str:
+    assert isinstance(lit.value, float)
+    return literals.float_text(lit.value)
+
+
+# A default literal's C++ text by its kind (integers and null are handled before).
+_LITERALS: Dict[str, Callable[[lower.Literal, Optional[str]], str]] = {
+    "bool": lambda lit, prim: "true" if lit.value else "false",
+    "float": lambda lit, prim: _float(lit) + ("f" if prim == "float" else ""),
+    "decimal": lambda lit, prim: _decimal(lit),
+    "string": lambda lit, prim: literals.c_string(str(lit.value)),
+    "uuid": lambda lit, prim: f'fastwire::uuid::literal("{lit.value}")',
+    "computed": lambda lit, prim: _COMPUTED[str(lit.value)],
+}
+
+
 
 class Types:
     """The model, the options and the type table every part of the generator uses."""
@@ -46,7 +82,6 @@ class Types:
         # there, so a local type of the same name must be spelled with its namespace.
         self.injected: Set[str] = set()
 
-    # -- names and types ------------------------------------------------------------------
     def qualified(self, ref: ir.TypeRef, package: str) -> str:
         if ref.package == package and ref.name not in self.injected:
             return ident(ref.name)
@@ -70,7 +105,6 @@ class Types:
         key = self.plain_type(t.key, package, pmr) if t.key is not None else ""
         return table[t.container].format(v=value, k=key, n=t.size)
 
-    # -- --pmr: which types take an allocator ------------------------------------------
     def allocates(self, t: ir.FieldType) -> bool:
         """Whether a field of type `t` takes an allocator (std::pmr strings and collections,
         allocator-aware structs, and optionals and arrays of them)."""
@@ -94,7 +128,6 @@ class Types:
             self._allocates[key] = self.struct_allocates(base) or any(self.allocates(f.type) for f in s.fields)
         return self._allocates[key]
 
-    # -- views (cpp/include/fastwire/view.h) -----------------------------------------------
     def view_field_type(self, t: ir.FieldType, package: str) -> str:
         """What a view's accessor returns for a field of type `t` (view.h, element<T, P>),
         inside the view class template BasicSView<P>."""
@@ -109,3 +142,21 @@ class Types:
         else:
             value = self.qualified(ref, package)
         return f"std::optional<{value}>" if t.optional else value
+
+    def default_expr(self, s: ir.StructType, f: ir.Field, package: str) -> Optional[str]:
+        """The default member initializer, or None for the type's own zero/empty."""
+        lit = self.model.struct(s.qualified_name).default_of(f.name)
+        t = f.type
+        if lit is None or lit.kind == "null":
+            if lit is None and t.container is None and not t.optional and t.value.kind in ("enum", "flags"):
+                return f"{self.qualified(t.value, package)}{{}}"
+            return None
+        prim = t.value.name if t.value.kind == "primitive" else None
+        if lit.kind == "integer" and lit.names:
+            return " | ".join(f"{self.qualified(t.value, package)}::{ident(n)}" for n in lit.names)
+        if lit.kind == "integer":
+            assert isinstance(lit.value, int)
+            return f"static_cast<{_CASTS[prim]}>({lit.value})" if prim in _CASTS else int_literal(lit.value, prim)
+        if lit.kind == "uuid" and lit.raw == bytes(16):
+            return None
+        return _LITERALS[lit.kind](lit, prim)
