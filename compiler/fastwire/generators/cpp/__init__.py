@@ -11,9 +11,8 @@ from typing import Dict
 
 from ... import ir, lower
 from ..options import Options
-from ..printer import Printer
 from .models import Models
-from .names import preamble
+from .names import header
 from .protocol import protocol_header
 
 _JSON_ABOUT = """\
@@ -43,15 +42,6 @@ def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
 
 
 def json_header(options: Options, package: ir.Package) -> str:
-    p = Printer(options.indent, options.tabs)
-    preamble(p, package, f"{package.name}_json.h", _JSON_ABOUT.format(name=package.name))
-    p.print("""
-
-        #include <fastwire/json.h>
-        #include <fastwire/json_reader.h>
-
-        #include "$name$.h"
-    """, name=package.name)
-    for imp in package.imports:
-        p.print('#include "$imp$_json.h"', imp=imp)
-    return p.text()
+    return header(options, package, "_json.h", _JSON_ABOUT.format(name=package.name),
+                  ["<fastwire/json.h>", "<fastwire/json_reader.h>"],
+                  [f'"{package.name}.h"', *(f'"{imp}_json.h"' for imp in package.imports)]).text()

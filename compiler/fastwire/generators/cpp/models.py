@@ -7,7 +7,7 @@ from typing import List
 
 from ... import ir
 from ..printer import Printer
-from .names import ident, join, namespace, preamble
+from .names import header, ident, join, namespace
 from .structs import Structs
 from .types import CONTAINERS
 
@@ -48,18 +48,11 @@ class Models(Structs):
     """The models header."""
 
     def models_header(self, package: ir.Package) -> str:
-        p = Printer(self.options.indent, self.options.tabs)
         final = self.options.final
-        preamble(p, package, f"{package.name}_models.h",
-                 f"// Models that read and write the {package.name} package's types in the FBE formats.")
-        p.blank()
-        p.print("#include <fastwire/model.h>")
-        if final:
-            p.print("#include <fastwire/final_model.h>")
-        p.print("")
-        p.print('#include "$name$.h"', name=package.name)
-        for imp in package.imports:
-            p.print('#include "$imp$_models.h"', imp=imp)
+        p = header(self.options, package, "_models.h",
+                   f"// Models that read and write the {package.name} package's types in the FBE formats.",
+                   ["<fastwire/model.h>", *(["<fastwire/final_model.h>"] if final else [])],
+                   [f'"{package.name}.h"', *(f'"{imp}_models.h"' for imp in package.imports)])
         p.blank()
         structs = self.sorted_structs(package)
         with namespace(p, ident(package.name)):

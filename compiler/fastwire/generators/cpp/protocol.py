@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ... import ir
 from ..printer import Printer
-from .names import ident, preamble
+from .names import header, ident
 from .types import Types
 
 _TRAITS = """
@@ -56,21 +56,16 @@ def _traits(gen: Types, p: Printer, package: ir.Package, sends: list) -> None:
 
 
 def protocol_header(gen: Types, package: ir.Package, final: bool) -> str:
-    p = Printer(gen.options.indent, gen.options.tabs)
     ns = ident(package.name)
     layout = gen.model.package(package.name)
     by_name = {s.qualified_name: s for s in package.structs}
     sends = [by_name[n] for n in layout.sends]
-    name = f"{package.name}_final_protocol.h" if final else f"{package.name}_protocol.h"
-    preamble(p, package, name, f"// The {package.name} package's Sender/Receiver protocol, "
-                               f"{'final' if final else 'versioned'} format.")
-    p.blank()
-    if final:
-        p.print('#include "$name$_protocol.h"', name=package.name)
-    else:
-        p.print("#include <fastwire/protocol.h>")
-        p.blank()
-        p.print('#include "$name$_models.h"', name=package.name)
+    includes = [[f'"{package.name}_protocol.h"']] if final else \
+        [["<fastwire/protocol.h>"], [f'"{package.name}_models.h"']]
+    p = header(gen.options, package, "_final_protocol.h" if final else "_protocol.h",
+               f"// The {package.name} package's Sender/Receiver protocol, {'final' if final else 'versioned'} format.",
+               *includes)
+    if not final:
         _traits(gen, p, package, sends)
     p.blank()
     p.print("namespace $ns$ {", ns=ns)

@@ -10,7 +10,7 @@ from typing import Any, Callable, List, Optional
 from ... import ir, lower
 from ..common import docs
 from ..printer import Printer
-from .names import ident, join, namespace, preamble
+from .names import header, ident, join, namespace
 from .types import PRIMITIVES, Types, int_literal
 
 _ORDER = """
@@ -36,15 +36,10 @@ class Structs(Types):
         return [by_name[n] for n in self.model.package(package.name).emission_order]
 
     def domain_header(self, package: ir.Package) -> str:
-        p = Printer(self.options.indent, self.options.tabs)
         ns = ident(package.name)
-        preamble(p, package, f"{package.name}.h", f"// The {package.name} package's types.")
-        p.blank()
-        p.print("#include <fastwire/types.h>")
-        if self.pmr:
-            p.print("#include <fastwire/pmr.h>")
-        for imp in package.imports:
-            p.print('#include "$imp$.h"', imp=imp)
+        p = header(self.options, package, ".h", f"// The {package.name} package's types.",
+                   ["<fastwire/types.h>", *(["<fastwire/pmr.h>"] if self.pmr else []),
+                    *(f'"{imp}.h"' for imp in package.imports)])
         p.blank()
         # [[deprecated]] marks what users should stop using; the generated code itself
         # must still name those members without warnings.
