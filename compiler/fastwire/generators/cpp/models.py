@@ -123,15 +123,14 @@ class Models(Structs):
         for s in structs:
             layout = self.model.struct(s.qualified_name)
             n = ident(s.name)
-            where = f"{package.name}.{s.name}"
-            p.print(_CHECK, check=f"fastwire::versioned::body_size<{n}>() == {layout.body_size}", where=where,
-                    what="versioned body size differs")
-            if layout.fields:
-                head = f"fastwire::versioned::slot_offsets_are<{n}>({{"  # the offsets aligned under the first
-                offsets = join([str(f.offset) for f in layout.fields], ", ", 60).replace("\n", "\n" + " " * len(head))
-                p.print(_CHECK, check=f"{head}{offsets}}})", where=where, what="versioned slot offsets differ")
-            if self.options.final:
-                fixed = "" if layout.final_size is not None else "!"
-                p.print(_CHECK, where=where, what="final-format size differs",
-                        check=f"fastwire::final::min_size<{n}>() == {layout.final_min} && "
-                              f"{fixed}fastwire::final::is_fixed<{n}>()")
+            head = f"fastwire::versioned::slot_offsets_are<{n}>({{"  # the offsets aligned under the first
+            offsets = join([str(f.offset) for f in layout.fields], ", ", 60).replace("\n", "\n" + " " * len(head))
+            fixed = "" if layout.final_size is not None else "!"
+            final = f"fastwire::final::min_size<{n}>() == {layout.final_min} && {fixed}fastwire::final::is_fixed<{n}>()"
+            body = f"fastwire::versioned::body_size<{n}>() == {layout.body_size}"
+            for check, what, wanted in (
+                    (body, "versioned body size differs", True),
+                    (f"{head}{offsets}}})", "versioned slot offsets differ", bool(layout.fields)),
+                    (final, "final-format size differs", self.options.final)):
+                if wanted:
+                    p.print(_CHECK, check=check, where=f"{package.name}.{s.name}", what=what)
