@@ -7,73 +7,77 @@ from typing import List
 
 from ... import ir
 from ..printer import Printer
-from .names import ident, join, namespace, preamble
+from .names import header, ident, join, namespace
 from .structs import Structs
+from .types import CONTAINERS
+
+_VIEWS = """
+
+// Zero-copy views (fastwire/view.h): SView checks every offset it follows (any
+// bytes); STrustedView checks none (bytes that passed verify()).
+"""
+_DECLARATIONS = """
+    template <class P>
+    struct Basic$n$View;
+    using $n$View = Basic$n$View<fastwire::versioned::checked>;
+    using $n$TrustedView = Basic$n$View<fastwire::versioned::trusted>;
+    struct $n$MutableView;
+"""
+_VIEW_TYPE = """
+    template <>
+    struct view_type<$t$> {
+        template <class P>
+        using basic = ::$ns$::Basic$n$View<P>;
+        using type = $t$View;
+        using trusted_type = $t$TrustedView;
+        using mutable_type = $t$MutableView;
+    };
+"""
+_CHECKS = """
+
+// The wire layout the schema compiler worked out (fastwire.lower), checked against
+// the runtime's: where they disagree, the build fails here, naming the struct.
+"""
+_CHECK = """
+    static_assert($check$,
+                  "$where$: $what$ from the schema compiler's");
+"""
 
 
 class Models(Structs):
     """The models header."""
 
-    # -- models header --------------------------------------------------------------------
     def models_header(self, package: ir.Package) -> str:
-        p = Printer(self.options.indent, self.options.tabs)
-        ns = ident(package.name)
-        preamble(p, package, f"{package.name}_models.h",
-                            f"// Models that read and write the {package.name} package's types "
-                            "in the FBE formats.")
+        final = self.options.final
+        p = header(self.options, package, "_models.h",
+                   f"// Models that read and write the {package.name} package's types in the FBE formats.",
+                   ["<fastwire/model.h>", *(["<fastwire/final_model.h>"] if final else [])],
+                   [f'"{package.name}.h"', *(f'"{imp}_models.h"' for imp in package.imports)])
         p.blank()
-        p.print("#include <fastwire/model.h>")
-        if self.options.final:
-            p.print("#include <fastwire/final_model.h>")
-        p.print("")
-        p.print('#include "$name$.h"', name=package.name)
-        for imp in package.imports:
-            p.print('#include "$imp$_models.h"', imp=imp)
-        p.blank()
-        with namespace(p, ns):
-            for s in self.sorted_structs(package):
+        structs = self.sorted_structs(package)
+        with namespace(p, ident(package.name)):
+            for s in structs:
                 p.print("using $n$Model = fastwire::model<$n$>;", n=ident(s.name))
-                if self.options.final:
+                if final:
                     p.print("using $n$FinalModel = fastwire::final_model<$n$>;", n=ident(s.name))
-            self.layout_checks(p, package)
-            self.views(p, package)
+            if structs:
+                self.layout_checks(p, package, structs)
+                self.views(p, package, structs)
         return p.text()
 
-    def views(self, p: Printer, package: ir.Package) -> None:
+    def views(self, p: Printer, package: ir.Package, structs: List[ir.StructType]) -> None:
         """Per struct S: the class template BasicSView<P> (read-only accessors) with its
         checked (SView) and trusted (STrustedView) instances, and SMutableView (set_x() for
         the fixed-size fields), reading the slots at the lowered model's offsets."""
-        structs = self.sorted_structs(package)
-        if not structs:
-            return
-        with self.std_types():
-            self._views(p, package, structs)
-
-    def _views(self, p: Printer, package: ir.Package, structs: List[ir.StructType]) -> None:
         ns = ident(package.name)
-        p.blank()
-        p.print("// Zero-copy views (fastwire/view.h): SView checks every offset it follows (any")
-        p.print("// bytes); STrustedView checks none (bytes that passed verify()).")
+        p.print(_VIEWS)
         for s in structs:
-            n = ident(s.name)
-            p.print("template <class P>")
-            p.print("struct Basic$n$View;", n=n)
-            p.print("using $n$View = Basic$n$View<fastwire::versioned::checked>;", n=n)
-            p.print("using $n$TrustedView = Basic$n$View<fastwire::versioned::trusted>;", n=n)
-            p.print("struct $n$MutableView;", n=n)
+            p.print(_DECLARATIONS, n=ident(s.name))
         p.print("}  // namespace $ns$", ns=ns)
         p.blank()
-        p.print("namespace fastwire {")
-        for s in structs:
-            full = f"::{ns}::{ident(s.name)}"
-            p.print("template <>")
-            with p.block("struct view_type<$t$> {", "};", t=full):
-                p.print("template <class P>")
-                p.print("using basic = ::$ns$::Basic$n$View<P>;", ns=ns, n=ident(s.name))
-                p.print("using type = $t$View;", t=full)
-                p.print("using trusted_type = $t$TrustedView;", t=full)
-                p.print("using mutable_type = $t$MutableView;", t=full)
-        p.print("}  // namespace fastwire")
+        with namespace(p, "fastwire"):
+            for s in structs:
+                p.print(_VIEW_TYPE, t=f"::{ns}::{ident(s.name)}", ns=ns, n=ident(s.name))
         p.blank()
         p.print("namespace $ns$ {", ns=ns)
         for s in structs:
@@ -91,10 +95,9 @@ class Models(Structs):
                 default = self.default_expr(s, f, package) if f.type.container is None else None
                 if default and (default.startswith("*") or default.endswith("()")):
                     default = f"[] {{ return {default}; }}"  # computed: only when needed
-                p.print("$vt$ $name$() const noexcept { return this->template get_<$t$, $o$, $e$>($d$); }",
-                        vt=self.view_field_type(f.type, package), name=ident(f.name),
-                        t=self.field_type(f.type, package), o=fl.offset, e=fl.offset + fl.slot,
-                        d=default or "")
+                p.value(f"{self.view_field_type(f.type, package)} {ident(f.name)}() const noexcept {{ return this->"
+                        f"template get_<{self.field_type(f.type, package, CONTAINERS)}, {fl.offset}, "
+                        f"{fl.offset + fl.slot}>({default or ''}); }}")
             p.print("// f(every field's view), in wire order: for generic code.")
             p.print("template <class F>")
             calls = join([f"{ident(f.name)}()" for f in s.all_fields], ", ", 64)
@@ -103,43 +106,31 @@ class Models(Structs):
                     p.print("return f($calls$);", calls=calls)
             else:
                 p.print("auto fields_(F&& f) const { return f($calls$); }", calls=calls)
-        setters = [(f, fl) for f, fl in fields if fl.wire.is_value]
         with p.block("struct $n$MutableView : $n$View {", "};", n=name):
             p.print("// Over bytes the caller owns and may write (e.g. an element of a view of them).")
             p.print("explicit $n$MutableView(const $n$View& v) noexcept : $n$View(v) {}", n=name)
-            for f, fl in setters:
-                t = self.field_type(f.type, package)
-                p.print("bool set_$f$($t$ v) const noexcept { return set_<$t$, $o$, $e$>(v); }",
-                        f=f.name, t=t, o=fl.offset, e=fl.offset + fl.slot)
+            for f, fl in fields:
+                if fl.wire.is_value:
+                    t = self.field_type(f.type, package, CONTAINERS)
+                    p.value(f"bool set_{f.name}({t} v) const noexcept {{ return set_<{t}, {fl.offset}, "
+                            f"{fl.offset + fl.slot}>(v); }}")
 
-    def layout_checks(self, p: Printer, package: ir.Package) -> None:
+    def layout_checks(self, p: Printer, package: ir.Package, structs: List[ir.StructType]) -> None:
         """static_asserts of the lowered model's layout against the runtime's: a runtime
         and a compiler that disagree about a struct's wire layout fail to build, and the
         message names the struct."""
-        if not package.structs:
-            return
-        p.blank()
-        p.print("""
-            // The wire layout the schema compiler worked out (fastwire.lower), checked against
-            // the runtime's: where they disagree, the build fails here, naming the struct.
-        """)
-        for s in self.sorted_structs(package):
+        p.print(_CHECKS)
+        for s in structs:
             layout = self.model.struct(s.qualified_name)
             n = ident(s.name)
-            where = f"{package.name}.{s.name}"
-            p.print("""
-                static_assert(fastwire::versioned::body_size<$n$>() == $body$,
-                              "$where$: versioned body size differs from the schema compiler's");
-            """, n=n, body=layout.body_size, where=where)
-            if layout.fields:
-                offsets = join([str(f.offset) for f in layout.fields], ", ", 60)
-                p.print("""
-                    static_assert(fastwire::versioned::slot_offsets_are<$n$>({$offsets$}),
-                                  "$where$: versioned slot offsets differ from the schema compiler's");
-                """, n=n, offsets=offsets, where=where)
-            if self.options.final:
-                fixed = "" if layout.final_size is not None else "!"
-                p.print("""
-                    static_assert(fastwire::final::min_size<$n$>() == $min$ && $fixed$fastwire::final::is_fixed<$n$>(),
-                                  "$where$: final-format size differs from the schema compiler's");
-                """, n=n, min=layout.final_min, fixed=fixed, where=where)
+            head = f"fastwire::versioned::slot_offsets_are<{n}>({{"  # the offsets aligned under the first
+            offsets = join([str(f.offset) for f in layout.fields], ", ", 60).replace("\n", "\n" + " " * len(head))
+            fixed = "" if layout.final_size is not None else "!"
+            final = f"fastwire::final::min_size<{n}>() == {layout.final_min} && {fixed}fastwire::final::is_fixed<{n}>()"
+            body = f"fastwire::versioned::body_size<{n}>() == {layout.body_size}"
+            for check, what, wanted in (
+                    (body, "versioned body size differs", True),
+                    (f"{head}{offsets}}})", "versioned slot offsets differ", bool(layout.fields)),
+                    (final, "final-format size differs", self.options.final)):
+                if wanted:
+                    p.print(_CHECK, check=check, where=f"{package.name}.{s.name}", what=what)

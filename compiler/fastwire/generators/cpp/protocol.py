@@ -6,101 +6,81 @@ templates (cpp/include/fastwire/protocol.h) over that list."""
 
 from __future__ import annotations
 
-from typing import List
-
 from ... import ir
 from ..printer import Printer
-from .names import ident, preamble
+from .names import header, ident
 from .types import Types
 
+_TRAITS = """
 
-def _uuid_id(s: ir.StructType):
-    f = s.id_field
-    if f is None:
-        return None
-    t = f.type
-    if t.container is None and not t.optional and t.value.kind == "primitive" and t.value.name == "uuid":
-        return f
-    return None
+    // $name$: $what$
+    template <>
+    struct message_traits<$t$> {
+        static constexpr auto id = &$t$::$id$;
+"""
+_CLASS = """
+
+class $prefix$$role$ : public fastwire::protocol::$base$<$fmt$, Messages> {
+public:
+    using fastwire::protocol::$base$<$fmt$, Messages>::$base$;
+};
+"""
 
 
-def _traits(gen: Types, p: Printer, package: ir.Package, types: List[ir.StructType]) -> None:
-    ns = ident(package.name)
-    entries = []
-    for s in types:
-        idf = _uuid_id(s)
-        if idf is None:
+def _traits(gen: Types, p: Printer, package: ir.Package, sends: list) -> None:
+    """message_traits of the sent structs with a uuid [id]: the id member and, for a
+    request, its response and rejects."""
+    first = True
+    for s in sends:
+        f = s.id_field
+        t = f.type if f is not None else None
+        if t is None or t.container is not None or t.optional or t.value.name != "uuid" \
+                or t.value.kind != "primitive":
             continue
-        full = f"::{ns}::{ident(s.name)}"
-        lines = [f"static constexpr auto id = &{full}::{ident(idf.name)};"]
+        if first:
+            p.blank()
+            p.print("namespace fastwire {")
+            p.print("namespace protocol {")
+            first = False
+        p.print(_TRAITS, name=s.name, what="request" if s.request else "message with an [id]",
+                t=f"::{ident(package.name)}::{ident(s.name)}", id=ident(f.name))
+        p.indent()
         if s.request:
-            if s.response is not None:
-                lines.append(f"using response = {gen.qualified(s.response, '')};")
-            else:
-                lines.append("using response = void;")
-            rejects = ", ".join(gen.qualified(r.type, "") for r in s.rejects)
-            lines.append(f"using rejects = type_list<{rejects}>;")
-        entries.append((full, s, lines))
-    if not entries:
-        return
-    p.blank()
-    p.print("namespace fastwire {")
-    p.print("namespace protocol {")
-    for full, s, lines in entries:
-        p.blank()
-        what = "request" if s.request else "message with an [id]"
-        p.print("// $name$: $what$", name=s.name, what=what)
-        p.print("template <>")
-        with p.block("struct message_traits<$t$> {", "};", t=full):
-            for line in lines:
-                p.print(line)
-    p.print("}  // namespace protocol")
-    p.print("}  // namespace fastwire")
+            p.print("using response = $r$;", r=gen.qualified(s.response, "") if s.response is not None else "void")
+            p.print("using rejects = type_list<$r$>;", r=", ".join(gen.qualified(r.type, "") for r in s.rejects))
+        p.outdent()
+        p.print("};")
+    if not first:
+        p.print("}  // namespace protocol")
+        p.print("}  // namespace fastwire")
 
 
 def protocol_header(gen: Types, package: ir.Package, final: bool) -> str:
-    p = Printer(gen.options.indent, gen.options.tabs)
     ns = ident(package.name)
     layout = gen.model.package(package.name)
     by_name = {s.qualified_name: s for s in package.structs}
-    kept = [by_name[n] for n in layout.sends]
-    dropped = [by_name[n] for n in layout.unsendable]
-    fmt = "fastwire::protocol::final_format" if final else "fastwire::protocol::versioned_format"
-    prefix = "Final" if final else ""
-    family = "final" if final else "versioned"
-    name = f"{package.name}_final_protocol.h" if final else f"{package.name}_protocol.h"
-    preamble(p, package, name, f"// The {package.name} package's Sender/Receiver protocol, "
-                               f"{family} format.")
-    p.blank()
-    if final:
-        p.print('#include "$name$_protocol.h"', name=package.name)
-    else:
-        p.print("#include <fastwire/protocol.h>")
-        p.blank()
-        p.print('#include "$name$_models.h"', name=package.name)
+    sends = [by_name[n] for n in layout.sends]
+    includes = [[f'"{package.name}_protocol.h"']] if final else \
+        [["<fastwire/protocol.h>"], [f'"{package.name}_models.h"']]
+    p = header(gen.options, package, "_final_protocol.h" if final else "_protocol.h",
+               f"// The {package.name} package's Sender/Receiver protocol, {'final' if final else 'versioned'} format.",
+               *includes)
     if not final:
-        _traits(gen, p, package, kept)
+        _traits(gen, p, package, sends)
     p.blank()
     p.print("namespace $ns$ {", ns=ns)
     if not final:
         p.blank()
         what = "messages" if package.messages else "structs (the package declares no message)"
         p.print("// What this package sends and receives: its $what$, by type number.", what=what)
-        for s in kept:
+        for s in sends:
             p.print("//   $n$  $name$", n=s.type_number, name=s.name)
-        for s in dropped:
-            p.print("//   (left out: $name$, its number $n$ is taken)", name=s.name, n=s.type_number)
-        names = ", ".join(ident(s.name) for s in kept)
-        p.print("using Messages = fastwire::protocol::type_list<$names$>;", names=names)
-    for role, base in (("Sender", "sender"), ("Receiver", "receiver"), ("Proxy", "proxy"),
-                       ("Client", "client")):
-        p.blank()
-        with p.block("class $prefix$$role$ : public fastwire::protocol::$base$<$fmt$, Messages> {",
-                     "};", prefix=prefix, role=role, base=base, fmt=fmt):
-            p.outdent()
-            p.print("public:")
-            p.indent()
-            p.print("using fastwire::protocol::$base$<$fmt$, Messages>::$base$;", base=base,
-                    fmt=fmt)
+        for n in layout.unsendable:
+            p.print("//   (left out: $name$, its number $n$ is taken)", name=by_name[n].name, n=by_name[n].type_number)
+        p.print("using Messages = fastwire::protocol::type_list<$names$>;",
+                names=", ".join(ident(s.name) for s in sends))
+    for role in ("Sender", "Receiver", "Proxy", "Client"):
+        p.print(_CLASS, prefix="Final" if final else "", role=role, base=role.lower(),
+                fmt=f"fastwire::protocol::{'final' if final else 'versioned'}_format")
     p.print("}  // namespace $ns$", ns=ns)
     return p.text()

@@ -1,212 +1,161 @@
-"""Each struct's part of the runtime's codecs (fastwire::Struct): straight-line calls at
-the plan's slot offsets for the versioned format, its runs for the final format, JSON."""
+"""Each struct's part of the runtime's codecs (fastwire::Struct) from the codec plan:
+straight-line calls at the steps' offsets (a run of final values: one bounds check)."""
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 from ... import ir, lower
-from .enums import Enums
+from .enums import Enums, match
+
+_IMPL = """
+
+impl ::fastwire::Struct for $name$ {
+    const NAME: &'static str = "$qualified$";
+    const TYPE: u32 = $type$;
+    const BODY: usize = $body$;
+    const FINAL_MIN: usize = $min$;
+"""
+_VR = "r: &mut ::fastwire::versioned::Reader<'_>"
+_FR = "r: &mut ::fastwire::final_format::Reader<'_>"
+_RESULT = "::fastwire::Result<()>"
+
+
+def sum_lines(terms: List[str]) -> List[str]:
+    """`a + b + …` as rustfmt writes it: on one line, or one term a line when too long."""
+    one = " + ".join(terms) or "0"
+    return ("\n    + ".join(terms) if len(one) + 8 > 120 else one).split("\n")
 
 
 class Codec(Enums):
-    def emit_codec(self, s: ir.StructType, name: str, fields: list, names: List[str],
-                   layout: lower.StructLayout) -> None:
-        e = self.emit
-        u = "" if fields else "_"  # parameters a struct without fields does not use
-        e("",
-          f"impl ::fastwire::Struct for {name} {{",
-          f'    const NAME: &\'static str = "{s.qualified_name}";',
-          f"    const TYPE: u32 = {layout.type_number};",
-          f"    const BODY: usize = {layout.body_size};",
-          f"    const FINAL_MIN: usize = {layout.final_min};",
-          "")
-        # versioned write
-        # Heap bytes: only fields that are not one value in their slot have any.
-        terms = [f"self.{n}.v_extra()" for (_f, fl, _), n in zip(fields, names)
-                 if not fl.wire.is_value]
-        extra = " + ".join(terms) or "0"
-        if len(extra) + 8 > 120:  # as rustfmt breaks a long sum
-            extra = "\n    + ".join(terms)
-        self.fn_body("fn v_extra_fields(&self) -> usize", extra.split("\n"), inline=True)
-        # Values in their slot are stored at constant positions of the body; then the
-        # fields with heap blocks, in field order (the blocks' order).
+    def method(self, attr: Optional[str], head: str, params: List[str], ret: str,
+               body: List[str], blank: bool = True) -> None:
+        """A method as rustfmt writes it: on one line when it fits in 120 columns, else a
+        parameter a line; `{}` when empty. The codec's are #[inline]: a struct's fields are
+        read and written straight in its parent's code. `blank`: a blank line first."""
+        if blank:
+            self.emit("")
+        if attr:
+            self.emit(f"    {attr}")
+        tail = f" -> {ret} {{" if ret else " {"
+        one = f"    fn {head}({', '.join(params)}){tail}"
+        if len(one) <= 120:
+            self.emit(one + ("}" if not body else ""))
+        else:
+            self.emit(f"    fn {head}(", *[f"        {x}," for x in params], f"    ){tail}")
+        if body:
+            self.emit(*[f"        {line}" for line in body], "    }")
+
+    def emit_codec(self, s: ir.StructType, name: str, names: List[str], layout: lower.StructLayout) -> None:
+        plan = layout.plan
+        u = "" if names else "_"  # parameters a struct without fields does not use
         body = layout.body_size
-        values = [(fl, n) for (_f, fl, _), n in zip(fields, names) if fl.wire.is_value]
-        # `body` is the body's bytes (carved from the message by the writer), `pos` where it
-        # starts; each heap field gets its slot's bytes: stores without bounds checks.
-        write = [f"let b = ::fastwire::versioned::body_mut::<{body}>(body);",
+        # Versioned: the values stored at their positions, then the heap fields in order.
+        extra: List[str] = []
+        store = [f"let b = ::fastwire::versioned::body_mut::<{body}>(body);",
                  "b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());"]
-        write += [f"::fastwire::Fixed::store(&self.{n}, &mut b[{fl.offset}..{fl.offset + fl.slot}]);"
-                  for fl, n in values]
-        heap = [f"self.{n}.v_write(buf, &mut b[{fl.offset}..{fl.offset + fl.slot}], pos);"
-                for (_f, fl, _), n in zip(fields, names) if not fl.wire.is_value]
-        write += heap
-        hu = "" if heap else "_"  # a struct of values only appends nothing
-        self.fn_body(f"fn v_write_fields(&self, {hu}buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], "
-                     f"{hu}pos: usize)", write, inline=True)
-        # versioned read
-        e("    #[inline]", "    fn v_read_fields(",
-          "        &mut self,",
-          f"        {u}r: &mut ::fastwire::versioned::Reader<'_>,",
-          f"        {u}pos: usize,",
-          f"        {u}body: &[u8],",
-          f"        {u}depth: u32,",
-          "    ) -> ::fastwire::Result<()> {")
-        if fields:
-            # `body` is the stored body (checked to lie in the message): at least this
-            # version's size, or an older, shorter one. Values load from it at constant
-            # positions, the other fields' slots (offsets) are handed over as its bytes.
-            e(f"        let Some(b) = body.first_chunk::<{body}>() else {{",
-              "            return self.v_read_older(r, pos, body.len(), depth);",
-              "        };")
-            for (_f, fl, _), n in zip(fields, names):
-                o, end = fl.offset, fl.offset + fl.slot
-                if fl.wire.is_value:
-                    e(f"        self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
+        heap: List[str] = []
+        read: List[str] = []
+        verify: List[str] = []
+        older: List[str] = []
+        for step in plan.versioned.steps:
+            values = step.op == "values"
+            for f in step.fields:
+                n, o = names[f.index], f.at
+                assert o is not None  # versioned: every field is at its offset
+                end = o + f.wire.slot
+                if values:
+                    store.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
+                    read.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
                 else:
-                    e(f"        self.{n}.v_read_slot(r, &b[{o}..{end}], pos + {o}, pos, depth)?;")
-        e("        Ok(())", "    }", "")
-        # versioned verify
-        checked = [fl for (_f, fl, _) in fields if not fl.wire.is_value or fl.wire.kind == "decimal"]
-        vu = "" if checked else "_"  # parameters a verify with nothing to check does not use
-        e("    #[inline]", "    fn v_verify_fields(",
-          f"        {vu}r: &mut ::fastwire::versioned::Reader<'_>,",
-          f"        {vu}pos: usize,",
-          f"        {vu}stored: usize,",
-          f"        {vu}depth: u32,",
-          "    ) -> ::fastwire::Result<()> {")
-        for (_f, fl, _), n in zip(fields, names):
-            if fl.wire.is_value and fl.wire.kind != "decimal":
-                continue  # any bytes are a value: nothing to check
-            e(f"        if {fl.offset + fl.slot} <= stored {{",
-              f"            ::fastwire::versioned::verify_field(|v: &Self| &v.{n}, r, pos + {fl.offset}, pos, depth)?;",
-              "        }")
-        e("        Ok(())", "    }", "")
-        # final
-        runs = {run.first: run for run in layout.final_runs}
-        fwrite: List[str] = []
-        fread: List[str] = []
-        fverify: List[str] = []
-        fsize: List[str] = []
+                    extra.append(f"self.{n}.v_extra()")
+                    heap.append(f"self.{n}.v_write(buf, &mut b[{o}..{end}], pos);")
+                    read.append(f"self.{n}.v_read_slot(r, &b[{o}..{end}], pos + {o}, pos, depth)?;")
+                if not values or f.helper == "decimal":  # other values: any bytes are one
+                    verify += [f"if {end} <= stored {{", "    ::fastwire::versioned::verify_field("
+                               f"|v: &Self| &v.{n}, r, pos + {o}, pos, depth)?;", "}"]
+                older += [f"if {end} <= stored {{", f"    self.{n}.v_read(r, pos + {o}, pos, depth)?;",
+                          "} else {", f"    self.{n} = defaults.{n};", "}"]
+        if names:
+            # `body` is the stored body: this version's size or more, or an older one's.
+            read[:0] = [f"let Some(b) = body.first_chunk::<{body}>() else {{",
+                        "    return self.v_read_older(r, pos, body.len(), depth);", "};"]
+        self.p.print(_IMPL, name=name, qualified=s.qualified_name, type=layout.type_number, body=body,
+                     min=layout.final_min)
+        self.method("#[inline]", "v_extra_fields", ["&self"], "usize", sum_lines(extra))
+        hu = "" if heap else "_"  # a struct of values only appends nothing
+        # `body`: the body's bytes (carved from the message by the writer), at `pos`.
+        self.method("#[inline]", "v_write_fields", ["&self", f"{hu}buf: &mut ::fastwire::versioned::Writer<'_>",
+                                                    "body: &mut [u8]", f"{hu}pos: usize"], "", store + heap)
+        self.method("#[inline]", "v_read_fields", ["&mut self", u + _VR, f"{u}pos: usize", f"{u}body: &[u8]",
+                                                   f"{u}depth: u32"], _RESULT, read + ["Ok(())"])
+        vu = "" if verify else "_"  # parameters a verify with nothing to check does not use
+        self.method("#[inline]", "v_verify_fields", [vu + _VR, f"{vu}pos: usize", f"{vu}stored: usize",
+                                                     f"{vu}depth: u32"], _RESULT, verify + ["Ok(())"])
+        self.emit_final(u, names, plan.final.steps)
+        # JSON
+        self.method(None, "j_write_fields", ["&self", f"{u}out: &mut String"], "",
+                    [line for i, f in enumerate(plan.json.fields)
+                     for line in (f'::fastwire::json::key(out, "{f.name}", {"true" if i == 0 else "false"});',
+                                  f"self.{names[f.index]}.j_write(out);")])
+        arms = [f'"{f.name}" => self.{names[f.index]}.j_read(v, ctx),' for f in plan.json.fields]
+        self.method(None, "j_read_field", ["&mut self", f"{u}name: &str", f"{u}v: &::fastwire::json::Value<'_>",
+                                           f"{u}ctx: &mut ::fastwire::json::Context"], _RESULT,
+                    match("name", arms, "_ => Ok(()),") if arms else ["Ok(())"])
+        self.emit("}", "", f"::fastwire::impl_struct!({name});")
+        if names:
+            # older, shorter bodies: fields beyond the stored size take their defaults
+            self.emit("", f"impl {name} {{")
+            self.method("#[cold]", "v_read_older", ["&mut self", _VR, "pos: usize", "stored: usize", "depth: u32"],
+                        _RESULT, ["let defaults = Self::default();", *older, "Ok(())"], blank=False)
+            self.emit("}")
+
+    def emit_final(self, u: str, names: List[str], steps: tuple) -> None:
+        """The final format by the plan's steps: the exact size, write, read, verify. A run
+        of values takes its bytes at once, with the length of a string or bytes after it."""
+        size: List[str] = []
+        write: List[str] = []
+        read: List[str] = []
+        verify: List[str] = []
         fixed = 0
         i = 0
-        while i < len(fields):
-            run = runs.get(i)
-            if run is None:
-                n = names[i]
-                fsize.append(f"self.{n}.f_size()")
-                fwrite.append(f"self.{n}.f_write(buf);")
-                fread.append(f"self.{n}.f_read(r, depth)?;")
-                fverify.append(f"::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, depth)?;")
-                i += 1
+        while i < len(steps):
+            step = steps[i]
+            i += 1
+            if step.op != "values":
+                n = names[step.field.index]
+                size.append(f"self.{n}.f_size()")
+                write.append(f"self.{n}.f_write(buf);")
+                read.append(f"self.{n}.f_read(r, depth)?;")
+                verify.append(f"::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, depth)?;")
                 continue
-            # A run of fixed-size values: one bounds check, then constant positions. A
-            # string or bytes field right after it has its length read with the run.
-            size = run.size
-            members = [(fields[j][1], names[j], run.offsets[j - run.first]) for j in run.indexes]
-            after = i + run.count
-            text = None
-            if after < len(fields) and runs.get(after) is None:
-                t = fields[after][0].type
-                if (t.container is None and not t.optional and t.value.kind == "primitive"
-                        and t.value.name in ("string", "bytes")):
-                    text = names[after]
-            take = size + (4 if text else 0)
-            fixed += size
-            fwrite.append(f"let b = buf.take::<{take}>();")
-            fread.append(f"let b = r.take::<{take}>()?;")
-            decimals = [(o, fl) for fl, _n, o in members if fl.wire.kind == "decimal"]
+            run = step.size
+            text = names[steps[i].field.index] if i < len(steps) and steps[i].op in ("string", "bytes") else None
+            take = run + (4 if text else 0)
+            fixed += run
+            write.append(f"let b = buf.take::<{take}>();")
+            read.append(f"let b = r.take::<{take}>()?;")
+            decimals = [f.at for f in step.fields if f.helper == "decimal"]
             if decimals or text:
-                fverify.append(f"let b = r.take::<{take}>()?;")
-                fverify += [f"::fastwire::fixed::check_decimal(&b[{o}..{o + 16}])?;" for o, _ in decimals]
+                verify.append(f"let b = r.take::<{take}>()?;")
+                verify += [f"::fastwire::fixed::check_decimal(&b[{o}..{o + 16}])?;" for o in decimals]
             else:
-                fverify.append(f"r.skip::<{size}>()?;")
-            for fl, n, o in members:
-                end = o + (fl.wire.final_size or 0)
-                fwrite.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
-                fread.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
-            i += run.count
+                verify.append(f"r.skip::<{run}>()?;")
+            for f in step.fields:
+                n, o = names[f.index], f.at
+                end = o + (f.wire.final_size or 0)
+                write.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
+                read.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
             if text:
-                fsize.append(f"self.{text}.f_size()")
-                payload = "::fastwire::final_format::Payload"
-                fwrite.append(f"{payload}::f_write_payload(&self.{text}, &mut b[{size}..{take}], buf);")
-                fread.append(f"{payload}::f_read_payload(&mut self.{text}, &b[{size}..{take}], r)?;")
-                fverify.append(f"r.take_slice(::fastwire::versioned::word(&b[{size}..{take}]) as usize)?;")
                 i += 1
-        # The exact size first (the message is written into a block of that size).
-        terms = fsize + ([str(fixed)] if fixed else [])
-        total = " + ".join(terms) or "0"
-        if len(total) + 8 > 120:  # as rustfmt breaks a long sum
-            total = "\n    + ".join(terms)
-        self.fn_body("fn f_size_fields(&self) -> usize", total.split("\n"), inline=True)
-        self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut ::fastwire::final_format::Writer<'_>)", fwrite,
-                     inline=True)
-        # depth goes to the fields read through their codec only
-        du = "" if any("depth" in line for line in fread + fverify) else "_"
-        for fname, params, fbody in (
-                ("f_read_fields", ["&mut self", f"{u}r: &mut ::fastwire::final_format::Reader<'_>", f"{du}depth: u32"],
-                 fread),
-                ("f_verify_fields", [f"{u}r: &mut ::fastwire::final_format::Reader<'_>", f"{du}depth: u32"],
-                 fverify)):
-            e("    #[inline]")
-            one = f"    fn {fname}({', '.join(params)}) -> ::fastwire::Result<()> {{"
-            if len(one) <= 120:  # rustfmt's max_width (rust/rustfmt.toml)
-                e(one)
-            else:
-                e(f"    fn {fname}(", *[f"        {x}," for x in params], "    ) -> ::fastwire::Result<()> {")
-            for line in fbody:
-                e(f"        {line}")
-            e("        Ok(())", "    }", "")
-        # json
-        self.fn_body(f"fn j_write_fields(&self, {u}out: &mut String)",
-                     [line for i, ((f, fl, _), n) in enumerate(zip(fields, names))
-                      for line in (f'::fastwire::json::key(out, "{f.name}", '
-                                   f'{"true" if i == 0 else "false"});',
-                                   f"self.{n}.j_write(out);")])
-        e("    fn j_read_field(",
-          "        &mut self,",
-          f"        {u}name: &str,",
-          f"        {u}v: &::fastwire::json::Value<'_>,",
-          f"        {u}ctx: &mut ::fastwire::json::Context,",
-          "    ) -> ::fastwire::Result<()> {")
-        if fields:
-            e("        match name {")
-            for (f, _fl, _), n in zip(fields, names):
-                e(f'            "{f.name}" => self.{n}.j_read(v, ctx),')
-            e("            _ => Ok(()),", "        }")
-        else:
-            e("        Ok(())")
-        e("    }", "}", "")
-        e(f"::fastwire::impl_struct!({name});")
-        if fields:
-            # older, shorter bodies: fields beyond the stored size take their defaults
-            e("",
-              f"impl {name} {{",
-              "    #[cold]",
-              "    fn v_read_older(",
-              "        &mut self,",
-              "        r: &mut ::fastwire::versioned::Reader<'_>,",
-              "        pos: usize,",
-              "        stored: usize,",
-              "        depth: u32,",
-              "    ) -> ::fastwire::Result<()> {",
-              "        let defaults = Self::default();")
-            for (_f, fl, _), n in zip(fields, names):
-                e(f"        if {fl.offset + fl.slot} <= stored {{",
-                  f"            self.{n}.v_read(r, pos + {fl.offset}, pos, depth)?;",
-                  "        } else {",
-                  f"            self.{n} = defaults.{n};",
-                  "        }")
-            e("        Ok(())", "    }", "}")
-
-    def fn_body(self, signature: str, body: List[str], inline: bool = False) -> None:
-        """A method of an impl block: `{}` when its body is empty, as rustfmt writes it;
-        `inline`: marked `#[inline]` (the codec's per-struct methods, so a struct's fields
-        are read and written straight in its parent's code)."""
-        if inline:
-            self.emit("    #[inline]")
-        if not body:
-            self.emit(f"    {signature} {{}}", "")
-            return
-        self.emit(f"    {signature} {{", *[f"        {line}" for line in body], "    }", "")
+                size.append(f"self.{text}.f_size()")
+                payload = "::fastwire::final_format::Payload"
+                write.append(f"{payload}::f_write_payload(&self.{text}, &mut b[{run}..{take}], buf);")
+                read.append(f"{payload}::f_read_payload(&mut self.{text}, &b[{run}..{take}], r)?;")
+                verify.append(f"r.take_slice(::fastwire::versioned::word(&b[{run}..{take}]) as usize)?;")
+        self.method("#[inline]", "f_size_fields", ["&self"], "usize", sum_lines(size + ([str(fixed)] if fixed else [])))
+        self.method("#[inline]", "f_write_fields", ["&self", f"{u}buf: &mut ::fastwire::final_format::Writer<'_>"],
+                    "", write)
+        du = "" if any("depth" in line for line in read + verify) else "_"  # to fields read by their codec
+        self.method("#[inline]", "f_read_fields", ["&mut self", u + _FR, f"{du}depth: u32"], _RESULT, read + ["Ok(())"])
+        self.method("#[inline]", "f_verify_fields", [u + _FR, f"{du}depth: u32"], _RESULT, verify + ["Ok(())"])

@@ -1,4 +1,4 @@
-"""The Rust type table and what every part shares: the package, the model, the output."""
+"""The Rust type table and what every part shares: package, model, output."""
 
 from __future__ import annotations
 
@@ -17,10 +17,13 @@ PRIMITIVES = {
     "string": "::fastwire::Text", "bytes": "::fastwire::Bytes",
     "timestamp": "::fastwire::Timestamp", "uuid": "::fastwire::Uuid",
 }
-
-
 FLOATS = ("float", "double")
-
+# A collection's Rust type of its element `v`, key `k` and length `n`.
+CONTAINERS = {
+    "array": "[{v}; {n}]", "vector": "Vec<{v}>", "list": "Vec<{v}>",
+    "set": "::std::collections::BTreeSet<{v}>", "map": "::std::collections::BTreeMap<{k}, {v}>",
+    "hash": "::std::collections::HashMap<{k}, {v}>",
+}
 
 
 class Types:
@@ -31,53 +34,35 @@ class Types:
         self.model = model
         self.options = options
         self.p = Printer(indent=4)  # rustfmt's indentation, whatever --indent says
+        self.structs = {s.qualified_name: s for s in pkg.structs}
 
-    # ---- output -----------------------------------------------------------------------
     def emit(self, *lines: str) -> None:
-        """Lines of Rust as they are (their indentation written out)."""
-        for line in lines:
-            self.p.value(line)
+        """Lines of Rust, their indentation written out: appended as they are (what
+        Printer.value() would print at level 0; there are millions)."""
+        self.p.lines.extend(lines)
 
     def ordered_structs(self) -> List[ir.StructType]:
-        by_name = {s.qualified_name: s for s in self.pkg.structs}
-        return [by_name[n] for n in self.model.package(self.pkg.name).emission_order]
+        return [self.structs[n] for n in self.model.package(self.pkg.name).emission_order]
 
     def doc(self, text: Optional[str], prefix: str = "") -> None:
         if text:
             for line in docs.comment_lines("rust", text):
                 self.emit(f"{prefix}/// {line}".rstrip())
 
-    # ---- types --------------------------------------------------------------------------
     def ref_type(self, ref: ir.TypeRef, key: bool = False) -> str:
         if ref.kind == "primitive":
             t = PRIMITIVES[ref.name]
-            if key and ref.name in FLOATS:
-                return f"::fastwire::Ordered<{t}>"
-            return t
+            return f"::fastwire::Ordered<{t}>" if key and ref.name in FLOATS else t
         name = type_name(ref.name)
         if ref.package and ref.package != self.pkg.name:
             return f"super::{module_name(ref.package)}::{name}"
         return name
 
     def field_type(self, t: ir.FieldType) -> str:
-        elem_key = t.container == "set"
-        v = self.ref_type(t.value, key=elem_key)
+        v = self.ref_type(t.value, key=t.container == "set")
         if t.optional:
             v = f"Option<{v}>"
-        c = t.container
-        if c is None:
+        if t.container is None:
             return v
-        if c == "array":
-            return f"[{v}; {t.size}]"
-        if c in ("vector", "list"):
-            return f"Vec<{v}>"
-        if c == "set":
-            return f"::std::collections::BTreeSet<{v}>"
-        assert t.key is not None
-        k = self.ref_type(t.key, key=True)
-        if c == "map":
-            return f"::std::collections::BTreeMap<{k}, {v}>"
-        return f"::std::collections::HashMap<{k}, {v}>"
-
-    def schema_struct(self, qualified: str) -> ir.StructType:
-        return next(s for s in self.pkg.structs if s.qualified_name == qualified)
+        k = self.ref_type(t.key, key=True) if t.key is not None else ""
+        return CONTAINERS[t.container].format(v=v, k=k, n=t.size)
