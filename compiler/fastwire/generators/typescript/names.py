@@ -8,6 +8,7 @@ from typing import List
 from ... import ir, lower
 from ..common import naming
 from ..options import Options
+from ..printer import Printer
 
 LANG = "typescript"
 RUNTIME = "@fastwire/runtime"
@@ -48,3 +49,10 @@ class Scope:
 def typed(mode: str, text: str) -> str:
     """`text` (a type annotation) in TypeScript, nothing in JavaScript."""
     return text if mode == "ts" else ""
+
+
+def emit(p: Printer, template: str, **terms: object) -> None:
+    """`template` printed (Printer.print), without the lines its terms leave empty."""
+    start = len(p.lines)
+    p.print(template, **terms)
+    p.lines[start:] = [line for line in p.lines[start:] if line]
