@@ -5,7 +5,7 @@ types.in_line says so, else by the struct's field table (`_F_<Struct>`)."""
 
 from __future__ import annotations
 
-from typing import Dict, NamedTuple
+from typing import Any, Dict, NamedTuple
 
 from ... import ir, layouts, lower, plan
 from ..printer import Printer
@@ -38,7 +38,7 @@ def codec_of(g: Scope, s: ir.StructType, mode: str) -> Codec:
                  "!" if mode == "ts" else "", raw, mode)
 
 
-def terms(g: Scope, k: Codec, step: plan.Step) -> Dict[str, object]:
+def terms(g: Scope, k: Codec, step: plan.Step) -> Dict[str, Any]:
     """What GETS and CHECKS (and final's tables) are filled with for a one-field step: the
     property, its slot's offset and end, its codec, its element's, its field table entry."""
     f = step.field
@@ -167,7 +167,7 @@ def emit_versioned(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
                 p.value(f"v.{g.prop(f.name)} = {dv_read(f.wire, f'at + {f.at}')};")
         else:
             fill = terms(g, k, step)
-            emit(p, GETS[str(fill["how"])], **fill)
+            emit(p, GETS[fill["how"]], **fill)
     # check: the header's checks as two conditions (when one fails, the generic enter()
     # runs to throw the precise error), the budget kept in a local, text blocks in line
     p.outdent()
@@ -198,6 +198,6 @@ def emit_versioned(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
                                                    f"at + {f.at}", "at"))
         else:
             fill = terms(g, k, step)
-            emit(p, CHECKS[str(fill["how"])], **fill)
+            emit(p, CHECKS[fill["how"]], **fill)
     p.outdent()
     p.value("};")
