@@ -47,8 +47,25 @@ class Scope:
 
 
 def typed(mode: str, text: str) -> str:
-    """`text` (a type annotation) in TypeScript, nothing in JavaScript."""
+    """`text` (a type annotation) in TypeScript, nothing in JavaScript (nor in a .d.ts,
+    which declares no code)."""
     return text if mode == "ts" else ""
+
+
+def declared(mode: str, text: str) -> str:
+    """`text` (a type annotation) in TypeScript and a .d.ts, nothing in JavaScript."""
+    return "" if mode == "js" else text
+
+
+def method(p: Printer, mode: str, sig: str, ret: str, body: str, doc: str = "") -> None:
+    """A method (or constructor) with its doc comment; in a .d.ts its declaration."""
+    if doc:
+        p.value(f"/** {doc} */")
+    if mode == "dts":
+        p.value(f"{sig}{ret};")
+        return
+    with p.block("$head$ {", "}", head=sig + typed(mode, ret)):
+        p.value(body)
 
 
 def emit(p: Printer, template: str, **terms: object) -> None:
