@@ -9,7 +9,7 @@ from ... import __version__, ir
 from ..common import docs, naming
 from ..printer import Printer
 from .literals import default, js_string
-from .names import RUNTIME, Scope
+from .names import RUNTIME, Scope, declared, method, typed
 from .prettier import WIDTH
 from .types import SCALARS, base_type, codec, type_of
 
@@ -37,40 +37,28 @@ def doc_comment(text: str) -> str:
 def emit_enum(g: Scope, p: Printer, t: ir.EnumType, mode: str) -> None:
     name = g.local(t.name)
     big = base_type(t.base) == "bigint"
-    members = [(v.name, f"{v.value}n" if big else str(v.value)) for v in t.values]
+    members = [f"{v.name}: {v.value}{'n' if big else ''}" for v in t.values]
     article, maker = ENUM_KINDS[t.kind]
     p.value("")
     if t.doc:
         p.value(doc_comment(t.doc))
-    if not members:
-        p.value(f"export declare const {name}: {{}};" if mode == "dts" else
-                f"export const {name} = Object.freeze({{}}{' as const' if mode == 'ts' else ''});")
-    elif mode == "dts":
-        p.value(f"export declare const {name}: {{")
-        p.indent()
-        for k, v in members:
-            p.value(f"readonly {k}: {v};")
-        p.outdent()
-        p.value("};")
+    if mode == "dts":
+        p.value(f"export declare const {name}: {{" + ("".join(f"\n    readonly {m};" for m in members)
+                                                     + "\n" if members else "") + "};")
     else:
-        p.value(f"export const {name} = Object.freeze({{")
-        p.indent()
-        for k, v in members:
-            p.value(f"{k}: {v},")
-        p.outdent()
-        p.value("} as const);" if mode == "ts" else "});")
+        end = "} as const);" if mode == "ts" else "});"
+        p.value(f"export const {name} = Object.freeze({{" + ("".join(f"\n    {m}," for m in members)
+                                                              + "\n" + end if members else end))
     if mode != "js":
         p.value(f"/** {article} {t.kind} value of {g.pkg.name}.{t.name}: any {t.base} "
                 f"(names in {name}). */")
         p.value(f"export type {name} = {base_type(t.base)};")
-    base = "rt." + SCALARS[t.base][0]
+    head = f"export {'declare ' if mode == 'dts' else ''}const {name}Codec{declared(mode, f': rt.EnumCodec<{name}>')}"
     if mode == "dts":
-        p.value(f"export declare const {name}Codec: rt.EnumCodec<{name}>;")
-    elif mode == "ts":
-        p.value(f"export const {name}Codec: rt.EnumCodec<{name}> = rt.{maker}<{name}>("
-                f"{js_string(t.qualified_name)}, {base}, {name});")
+        p.value(head + ";")
     else:
-        p.value(f"export const {name}Codec = rt.{maker}({js_string(t.qualified_name)}, {base}, {name});")
+        p.value(f"{head} = rt.{maker}{typed(mode, f'<{name}>')}({js_string(t.qualified_name)}, "
+                f"rt.{SCALARS[t.base][0]}, {name});")
 
 
 def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
@@ -84,24 +72,14 @@ def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
         for f, fl in zip(s.all_fields, lay.fields):
             if f.doc:
                 p.value(doc_comment(f.doc))
-            bang = "!" if mode == "ts" else ""
-            p.value(f"{g.prop(f.name)}{bang}: {type_of(g, fl.wire)};")
-    init = f"init?: Partial<{name}>" if mode != "js" else "init"
-    if mode == "dts":
-        p.value(f"constructor({init});")
-    else:
-        p.value(f"constructor({init}) {{")
-        p.indent()
-        raw = "(init as object | undefined)" if mode == "ts" else "init"
-        p.value(f"if ({raw} === rt.RAW) return; // a reader assigns every field")
-        for i, f in enumerate(s.all_fields):
-            p.value(f"this.{g.prop(f.name)} = {default(g, lay, i)};")
-        p.value("if (init !== undefined) Object.assign(this, init);")
-        p.outdent()
-        p.value("}")
-    other = f"other: {name}" if mode != "js" else "other"
-    method(p, mode, f"equals({other})", ": boolean", f"return {name}Codec.equals(this, other);",
-           "By the schema's equality: the [key] fields, else every field.")
+            p.value(f"{g.prop(f.name)}{typed(mode, '!')}: {type_of(g, fl.wire)};")
+    raw = "(init as object | undefined)" if mode == "ts" else "init"
+    method(p, mode, f"constructor(init{declared(mode, f'?: Partial<{name}>')})", "", "\n".join(
+        [f"if ({raw} === rt.RAW) return; // a reader assigns every field"]
+        + [f"this.{g.prop(f.name)} = {default(g, lay, i)};" for i, f in enumerate(s.all_fields)]
+        + ["if (init !== undefined) Object.assign(this, init);"]))
+    method(p, mode, f"equals(other{declared(mode, f': {name}')})", ": boolean",
+           f"return {name}Codec.equals(this, other);", "By the schema's equality: the [key] fields, else every field.")
     method(p, mode, "toString()", ": string", f"return rt.text({name}Codec, this);",
            "The printout, as C++'s operator<< writes it.")
     if g.options.json:
@@ -111,18 +89,6 @@ def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
         method(p, mode, f"static fromJson({args})", f": {name}",
                f"return rt.fromJson({name}Codec, text, limits);",
                "A value from JSON text; throws rt.DecodeError.")
-    p.outdent()
-    p.value("}")
-
-
-def method(p: Printer, mode: str, sig: str, ret: str, body: str, doc: str) -> None:
-    p.value(f"/** {doc} */")
-    if mode == "dts":
-        p.value(f"{sig}{ret};")
-        return
-    p.value(f"{sig}{ret if mode == 'ts' else ''} {{")
-    p.indent()
-    p.value(body)
     p.outdent()
     p.value("}")
 
@@ -184,21 +150,7 @@ def emit_models(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     for kind, what in kinds:
         p.value("")
         p.value(f"/** {s.qualified_name} as one root model in the {what} format. */")
-        if mode == "dts":
-            p.value(f"export declare class {name}{kind} extends rt.{kind}<{name}> {{")
-            p.indent()
-            p.value("constructor(limits?: rt.Limits);")
-            p.outdent()
-            p.value("}")
-            continue
-        gen = f"<{name}>" if mode == "ts" else ""
-        arg = "limits?: rt.Limits" if mode == "ts" else "limits"
-        p.value(f"export class {name}{kind} extends rt.{kind}{gen} {{")
-        p.indent()
-        p.value(f"constructor({arg}) {{")
-        p.indent()
-        p.value(f"super({name}Codec, limits);")
-        p.outdent()
-        p.value("}")
-        p.outdent()
-        p.value("}")
+        head = f"export {'declare ' if mode == 'dts' else ''}class {name}{kind} extends rt.{kind}"
+        with p.block("$head$ {", "}", head=head + declared(mode, f"<{name}>")):
+            method(p, mode, f"constructor(limits{declared(mode, '?: rt.Limits')})", "",
+                   f"super({name}Codec, limits);")
