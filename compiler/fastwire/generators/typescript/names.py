@@ -52,6 +52,11 @@ def typed(mode: str, text: str) -> str:
     return text if mode == "ts" else ""
 
 
+def export(mode: str) -> str:
+    """How a module's declaration starts."""
+    return "export declare " if mode == "dts" else "export "
+
+
 def declared(mode: str, text: str) -> str:
     """`text` (a type annotation) in TypeScript and a .d.ts, nothing in JavaScript."""
     return "" if mode == "js" else text

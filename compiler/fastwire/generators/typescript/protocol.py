@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..common import naming
 from ..printer import Printer
 from .literals import js_string
-from .names import Scope, declared, method
+from .names import Scope, declared, export, method
 from .prettier import WIDTH
 
 
@@ -15,12 +15,12 @@ def emit_protocol(g: Scope, p: Printer, mode: str) -> None:
     sent = [by[q] for q in g.layout.sends]
     requests = [s for s in sent if s.request and s.response is not None]
     families = [("", "false", "Model")] + ([("Final", "true", "FinalModel")] if g.options.final else [])
-    decl = "declare " if mode == "dts" else ""
+    decl = export(mode)
     what = f"what the {g.pkg.name} package's protocol sends"
     if requests:
         p.value("")
         p.value(f"/** The [request] messages of {g.pkg.name}: their responses, rejects and [id]. */")
-        head = f"export {decl}const REQUESTS{declared(mode, ': readonly rt.RequestSpec[]')}"
+        head = f"{decl}const REQUESTS{declared(mode, ': readonly rt.RequestSpec[]')}"
         items = []
         for s in requests:
             assert s.response is not None
@@ -41,12 +41,12 @@ def emit_protocol(g: Scope, p: Printer, mode: str) -> None:
         hooks = [(g.local(s.name), "on" + naming.pascal(s.name), s.qualified_name) for s in sent]
         p.value("")
         p.value(f"/** Sends {what} ({fmt}): its messages, or its structs when it declares none. */")
-        with p.block("$head$ {", "}", head=f"export {decl}class {prefix}Sender extends rt.Sender"):
+        with p.block("$head$ {", "}", head=f"{decl}class {prefix}Sender extends rt.Sender"):
             method(p, mode, "constructor()", "", "\n".join(
                 [f"super({final});"] + [f"this.register({n}, new {n}{model}());" for n, _, _ in hooks]))
         p.value("")
         p.value(f"/** Receives {what} ({fmt}): override the on<Message> hooks. */")
-        with p.block("$head$ {", "}", head=f"export {decl}class {prefix}Receiver extends rt.Receiver"):
+        with p.block("$head$ {", "}", head=f"{decl}class {prefix}Receiver extends rt.Receiver"):
             method(p, mode, f"constructor(limits{declared(mode, '?: rt.Limits')})", "", "\n".join(
                 [f"super({final}, limits);"]
                 + [f"this.handle(new {n}{model}(this.limits), (v) => this.{hook}(v));" for n, hook, _ in hooks]))
@@ -56,7 +56,7 @@ def emit_protocol(g: Scope, p: Printer, mode: str) -> None:
         p.value("")
         p.value(f"/** A {prefix}Sender and a {prefix}Receiver with requests matched to their responses. */")
         generic = declared(mode, f"<{prefix}Sender, {prefix}Receiver>")
-        with p.block("$head$ {", "}", head=f"export {decl}class {prefix}Client extends rt.Client{generic}"):
+        with p.block("$head$ {", "}", head=f"{decl}class {prefix}Client extends rt.Client{generic}"):
             method(p, mode, f"constructor(receiver{declared(mode, f'?: {prefix}Receiver')})", "",
                    f"super(new {prefix}Sender(), receiver ?? new {prefix}Receiver(), "
                    f"{'REQUESTS' if requests else '[]'});")

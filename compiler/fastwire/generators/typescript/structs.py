@@ -9,7 +9,7 @@ from ... import __version__, ir
 from ..common import docs, naming
 from ..printer import Printer
 from .literals import default, js_string
-from .names import RUNTIME, Scope, declared, method, typed
+from .names import RUNTIME, Scope, declared, export, method, typed
 from .prettier import WIDTH
 from .types import SCALARS, base_type, codec, type_of
 
@@ -53,7 +53,7 @@ def emit_enum(g: Scope, p: Printer, t: ir.EnumType, mode: str) -> None:
         p.value(f"/** {article} {t.kind} value of {g.pkg.name}.{t.name}: any {t.base} "
                 f"(names in {name}). */")
         p.value(f"export type {name} = {base_type(t.base)};")
-    head = f"export {'declare ' if mode == 'dts' else ''}const {name}Codec{declared(mode, f': rt.EnumCodec<{name}>')}"
+    head = f"{export(mode)}const {name}Codec{declared(mode, f': rt.EnumCodec<{name}>')}"
     if mode == "dts":
         p.value(head + ";")
     else:
@@ -66,7 +66,7 @@ def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     lay = g.model.struct(s.qualified_name)
     p.value("")
     p.value(doc_comment(s.doc or f"{s.kind} {s.qualified_name} (type {s.type_number})"))
-    p.value(f"export {'declare ' if mode == 'dts' else ''}class {name} {{")
+    p.value(f"{export(mode)}class {name} {{")
     p.indent()
     if mode != "js":
         for f, fl in zip(s.all_fields, lay.fields):
@@ -96,52 +96,33 @@ def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
 def emit_codecs(g: Scope, p: Printer, mode: str) -> None:
     """Each struct's codec declared (its field table follows, emit_field_table)."""
     structs = g.structs()
-    if not structs:
-        return
-    p.value("")
+    if structs:
+        p.value("")
     for s in structs:
         name = g.local(s.name)
-        if mode == "dts":
-            p.value(f"export declare const {name}Codec: rt.StructCodec<{name}>;")
-        else:
-            t = f": rt.StructCodec<{name}>" if mode == "ts" else ""
-            p.value(f"export const {name}Codec{t} = new rt.StructCodec({name}, "
-                    f"{js_string(s.qualified_name)}, {s.type_number});")
+        head = f"{export(mode)}const {name}Codec{declared(mode, f': rt.StructCodec<{name}>')}"
+        p.value(head + ";" if mode == "dts" else
+                f"{head} = new rt.StructCodec({name}, {js_string(s.qualified_name)}, {s.type_number});")
 
 
 def emit_field_table(g: Scope, p: Printer, s: ir.StructType) -> None:
     """The codec's sizes and its fields' names, properties, codecs and offsets."""
-    name = g.local(s.name)
     lay = g.model.struct(s.qualified_name)
     p.value("")
-    fsize = "null" if lay.final_size is None else str(lay.final_size)
-    entries = []
-    for f, fl in zip(s.all_fields, lay.fields):
-        key = ", key: true" if lay.keyed and f.name in lay.equality else ""
-        entries.append((f"name: {js_string(f.name)}", f"prop: {js_string(g.prop(f.name))}",
-                        f"codec: {codec(g, fl.wire)}", f"offset: {fl.offset}{key}"))
-    head = f"{name}Codec.define({lay.body_size}, {lay.final_min}, {fsize}, ["
+    entries = [[f"name: {js_string(f.name)}", f"prop: {js_string(g.prop(f.name))}", f"codec: {codec(g, fl.wire)}",
+                f"offset: {fl.offset}"] + (["key: true"] if lay.keyed and f.name in lay.equality else [])
+               for f, fl in zip(s.all_fields, lay.fields)]
+    fsize = "null" if lay.final_size is None else lay.final_size
+    head = f"{g.local(s.name)}Codec.define({lay.body_size}, {lay.final_min}, {fsize}, ["
     one = head + ", ".join("{ " + ", ".join(e) + " }" for e in entries) + "]);"
-    if len(one) <= WIDTH:  # as prettier: an array that fits stays on its line
+    if len(one) <= WIDTH:  # as prettier: an array that fits stays on its line, else an entry a line
         p.value(one)
         return
-    p.value(head)
-    p.indent()
-    for e in entries:
-        line = "{ " + ", ".join(e) + " },"
-        if len(p.unit + line) <= WIDTH:
-            p.value(line)
-        else:  # an object too long for its line: a property a line
-            p.value("{")
-            p.indent()
-            for prop in e:
-                for part in prop.split(", key"):
-                    p.value((part if part.startswith(("name", "prop", "codec", "offset"))
-                             else "key" + part) + ",")
-            p.outdent()
-            p.value("},")
-    p.outdent()
-    p.value("]);")
+    with p.block("$head$", "]);", head=head):
+        for e in entries:
+            line = "{ " + ", ".join(e) + " },"
+            # an object too long for its line: a property a line
+            p.value(line if len(p.unit + line) <= WIDTH else "{\n    " + ",\n    ".join(e) + ",\n},")
 
 
 def emit_models(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
@@ -150,7 +131,7 @@ def emit_models(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     for kind, what in kinds:
         p.value("")
         p.value(f"/** {s.qualified_name} as one root model in the {what} format. */")
-        head = f"export {'declare ' if mode == 'dts' else ''}class {name}{kind} extends rt.{kind}"
+        head = f"{export(mode)}class {name}{kind} extends rt.{kind}"
         with p.block("$head$ {", "}", head=head + declared(mode, f"<{name}>")):
             method(p, mode, f"constructor(limits{declared(mode, '?: rt.Limits')})", "",
                    f"super({name}Codec, limits);")
