@@ -42,37 +42,23 @@ def number_text(value: float) -> str:
     return repr(float(value)).replace("e+", "e")
 
 
-def _scalar_zero(g: Scope, w: Wire) -> str:
-    assert w.scalar is not None
-    return ZERO[SCALARS[w.scalar][1]]
-
-
-def _array_zero(g: Scope, w: Wire) -> str:
-    assert w.element is not None and w.length is not None
-    z = zero(g, w.element)
-    if w.length <= 8:
-        return "[" + ", ".join([z] * w.length) + "]"
-    return f"Array.from({{ length: {w.length} }}, () => {z})"
-
-
-def _struct_zero(g: Scope, w: Wire) -> str:
-    assert w.ref is not None
-    return f"new {g.wire_ref(w.ref)}()"
-
-
-ZEROS: Dict[str, Callable[[Scope, Wire], str]] = {
-    **{h: _scalar_zero for h in (*SCALARS, "enum", "flags")},
-    "decimal": lambda g, w: "rt.Decimal.ZERO", "uuid": lambda g, w: "rt.NIL_UUID",
-    "timestamp": lambda g, w: "0n", "string": lambda g, w: '""',
-    "bytes": lambda g, w: "new Uint8Array(0)", "struct": _struct_zero,
-    "optional": lambda g, w: "null", "array": _array_zero,
-    **{h: (lambda g, w: "[]") for h in ("vector", "list", "set")},
-    "map": lambda g, w: "new Map()", "hash": lambda g, w: "new Map()",
+# helper -> its zero ({ref}: the struct's class; a number's by its TypeScript type, ZERO)
+ZEROS = {
+    "decimal": "rt.Decimal.ZERO", "uuid": "rt.NIL_UUID", "timestamp": "0n", "string": '""',
+    "bytes": "new Uint8Array(0)", "struct": "new {ref}()", "optional": "null",
+    **dict.fromkeys(("vector", "list", "set"), "[]"), **dict.fromkeys(("map", "hash"), "new Map()"),
 }
 
 
 def zero(g: Scope, w: Wire) -> str:
-    return ZEROS[w.helper](g, w)
+    if w.element is not None and w.length is not None:  # an array: its zero elements
+        z = zero(g, w.element)
+        return "[" + ", ".join([z] * w.length) + "]" if w.length <= 8 else \
+            f"Array.from({{ length: {w.length} }}, () => {z})"
+    if w.helper not in ZEROS:
+        assert w.scalar is not None
+        return ZERO[SCALARS[w.scalar][1]]
+    return ZEROS[w.helper].format(ref=g.wire_ref(w.ref) if w.ref else "")
 
 
 def _integer(lit: lower.Literal, target: Wire) -> str:

@@ -3,7 +3,7 @@ helper names (fastwire.plan.HELPERS)."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict
+from typing import Callable
 
 from ... import layouts, lower
 from .names import Scope
@@ -37,72 +37,33 @@ DATAVIEW = {
 IN_PLACE = {"decimal": "rt.DECIMAL", "uuid": "rt.UUID"}
 
 
-def _plain_codec(g: Scope, w: Wire) -> str:
-    return "rt." + PLAIN[w.helper][0]
-
-
-def _ref_codec(g: Scope, w: Wire) -> str:
-    assert w.ref is not None
-    return g.wire_ref(w.ref) + "Codec"
-
-
-def _element_codec(g: Scope, w: Wire) -> str:
-    assert w.element is not None
-    return codec(g, w.element)
-
-
-def _map_codec(g: Scope, w: Wire) -> str:
-    assert w.key is not None
-    return f"rt.{w.helper}({codec(g, w.key)}, {_element_codec(g, w)})"
-
-
-CODECS: Dict[str, Callable[[Scope, Wire], str]] = {
-    **{h: _plain_codec for h in PLAIN},
-    "enum": _ref_codec, "flags": _ref_codec, "struct": _ref_codec,
-    "optional": lambda g, w: f"rt.optional({_element_codec(g, w)})",
-    "array": lambda g, w: f"rt.array({_element_codec(g, w)}, {w.length})",
-    **{h: lambda g, w: f"rt.{w.helper}({_element_codec(g, w)})" for h in ("vector", "list", "set")},
-    "map": _map_codec, "hash": _map_codec,
+# the helpers of a runtime codec built from the type's (ref) name, element, key or length
+# -> (runtime codec, TypeScript type)
+BUILT = {
+    **dict.fromkeys(("enum", "flags", "struct"), ("{ref}Codec", "{ref}")),
+    "optional": ("rt.optional({element})", "{element} | null"), "array": ("rt.array({element}, {length})", "{list}"),
+    **dict.fromkeys(("vector", "list", "set"), ("rt.{helper}({element})", "{list}")),
+    **dict.fromkeys(("map", "hash"), ("rt.{helper}({key}, {element})", "Map<{key}, {element}>")),
 }
+
+
+def _built(g: Scope, w: Wire, i: int, of: Callable[[Scope, Wire], str]) -> str:
+    element = of(g, w.element) if w.element else ""
+    return BUILT[w.helper][i].format(
+        ref=g.wire_ref(w.ref) if w.ref else "", element=element, key=of(g, w.key) if w.key else "",
+        length=w.length, helper=w.helper, list=f"({element})[]" if " " in element else f"{element}[]")
 
 
 def codec(g: Scope, w: Wire) -> str:
     """The runtime codec of a value of `w`."""
-    return CODECS[w.helper](g, w)
-
-
-def _list_type(g: Scope, w: Wire) -> str:
-    assert w.element is not None
-    inner = type_of(g, w.element)
-    return f"({inner})[]" if " " in inner else f"{inner}[]"
-
-
-def _ref_type(g: Scope, w: Wire) -> str:
-    assert w.ref is not None
-    return g.wire_ref(w.ref)
-
-
-def _map_type(g: Scope, w: Wire) -> str:
-    assert w.key is not None and w.element is not None
-    return f"Map<{type_of(g, w.key)}, {type_of(g, w.element)}>"
-
-
-def _optional_type(g: Scope, w: Wire) -> str:
-    assert w.element is not None
-    return f"{type_of(g, w.element)} | null"
-
-
-TYPES: Dict[str, Callable[[Scope, Wire], str]] = {
-    **{h: (lambda g, w: PLAIN[w.helper][1]) for h in PLAIN},
-    "enum": _ref_type, "flags": _ref_type, "struct": _ref_type, "optional": _optional_type,
-    **{h: _list_type for h in ("array", "vector", "list", "set")},
-    "map": _map_type, "hash": _map_type,
-}
+    plain = PLAIN.get(w.helper)
+    return "rt." + plain[0] if plain else _built(g, w, 0, codec)
 
 
 def type_of(g: Scope, w: Wire) -> str:
     """The TypeScript type of a value of `w`."""
-    return TYPES[w.helper](g, w)
+    plain = PLAIN.get(w.helper)
+    return plain[1] if plain else _built(g, w, 1, type_of)
 
 
 def base_type(scalar: str) -> str:
