@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Callable, Dict
+import uuid
+from typing import Callable, Dict, cast
 
 from ... import lower
 from .names import Scope
@@ -61,36 +62,17 @@ def zero(g: Scope, w: Wire) -> str:
     return ZEROS[w.helper].format(ref=g.wire_ref(w.ref) if w.ref else "")
 
 
-def _integer(lit: lower.Literal, target: Wire) -> str:
-    assert isinstance(lit.value, int)
-    big = target.helper == "timestamp" or (target.scalar in ("int64", "uint64"))
-    return f"{lit.value}n" if big else str(lit.value)
-
-
-def _float(lit: lower.Literal, target: Wire) -> str:
-    assert isinstance(lit.value, float)
-    return number_text(lit.value)
-
-
-def _uuid(lit: lower.Literal, target: Wire) -> str:
-    raw = lit.raw
-    assert isinstance(raw, bytes)
-    h = raw.hex()
-    return js_string(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}")
-
-
-COMPUTED = {"utc": "rt.utc()", "uuid1": "rt.uuid1()", "uuid4": "rt.uuid4()"}
-# lower.Literal.kind -> its text
+# lower.Literal.kind -> its text, for a value of wire type `t`
 LITERALS: Dict[str, Callable[[lower.Literal, Wire], str]] = {
-    "null": lambda lit, target: "null",
-    "bool": lambda lit, target: "true" if lit.value else "false",
-    "computed": lambda lit, target: COMPUTED[str(lit.value)],
-    "integer": _integer,
-    "float": _float,
-    "decimal": lambda lit, target: (f"new rt.Decimal({lit.coefficient}n, {lit.scale}, "
-                                    f"{'true' if lit.negative else 'false'})"),
-    "string": lambda lit, target: js_string(str(lit.value)),
-    "uuid": _uuid,
+    "null": lambda lit, t: "null",
+    "bool": lambda lit, t: "true" if lit.value else "false",
+    "computed": lambda lit, t: f"rt.{lit.value}()",  # utc, uuid1, uuid4
+    "integer": lambda lit, t: f"{lit.value}n" if t.helper == "timestamp" or t.scalar in ("int64", "uint64")
+    else str(lit.value),
+    "float": lambda lit, t: number_text(cast(float, lit.value)),
+    "decimal": lambda lit, t: f"new rt.Decimal({lit.coefficient}n, {lit.scale}, {str(lit.negative).lower()})",
+    "string": lambda lit, t: js_string(str(lit.value)),
+    "uuid": lambda lit, t: js_string(str(uuid.UUID(bytes=cast(bytes, lit.raw)))),
 }
 
 
