@@ -9,7 +9,7 @@ from typing import List
 from ... import ir
 from ..printer import Printer
 from .names import Scope, emit
-from .types import dv_read, dv_write
+from .types import dv
 from .versioned import DECIMAL, VALUE_CHECKS, codec_of, terms
 
 # fget: a field's value into v, by how it is coded in line
@@ -57,7 +57,7 @@ def emit_final(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     for step in steps:
         if step.op == "values":
             puts += [f"w.ensure({step.size});", "{", "    const dv = w.view;", "    const p = w.len;"]
-            puts += ["    " + dv_write(f.wire, f"p + {f.at}", f"v.{g.prop(f.name)}") for f in step.fields]
+            puts += ["    " + dv(g, f, "p", True) for f in step.fields]
             puts += [f"    w.len = p + {step.size};", "}"]
         else:
             target = terms(g, k, step)["codec" if step.op == "struct" else "field"]
@@ -80,7 +80,7 @@ def emit_final(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
                     const dv = r.view;
             """, size=step.size)
             for f in step.fields:
-                p.value(f"    v.{g.prop(f.name)} = {dv_read(f.wire, f'p + {f.at}')};")
+                p.value("    " + dv(g, f, "p", False))
             p.value("}")
         else:
             fill = terms(g, k, step)

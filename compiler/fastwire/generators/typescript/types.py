@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ... import layouts, lower
+from ... import layouts, lower, plan
 from .names import Scope
 
 Wire = lower.WireType
@@ -28,7 +28,7 @@ PLAIN = {
 }
 # wire scalar -> (DataView accessor, size)
 DATAVIEW = {
-    "byte": ("Uint8", 1), "char": ("Uint8", 1), "uint8": ("Uint8", 1), "int8": ("Int8", 1),
+    "bool": ("Uint8", 1), "byte": ("Uint8", 1), "char": ("Uint8", 1), "uint8": ("Uint8", 1), "int8": ("Int8", 1),
     "int16": ("Int16", 2), "uint16": ("Uint16", 2), "int32": ("Int32", 4),
     "uint32": ("Uint32", 4), "wchar": ("Uint32", 4), "int64": ("BigInt64", 8),
     "uint64": ("BigUint64", 8), "float": ("Float32", 4), "double": ("Float64", 8),
@@ -70,32 +70,19 @@ def base_type(scalar: str) -> str:
     return SCALARS[scalar][1]
 
 
-def _dv_scalar(w: Wire) -> str:
+def dv(g: Scope, f: plan.PlanField, base: str, put: bool) -> str:
+    """The statement writing field `f`, a value, at `base` + its offset (w, the Writer, in
+    scope), or else reading it into v (r, the Reader): by a DataView, or the runtime."""
+    w, pos, prop = f.wire, f"{base} + {f.at}", f"v.{g.prop(f.name)}"
+    if w.helper in IN_PLACE:
+        return f"{IN_PLACE[w.helper]}.write(w, {pos}, {prop});" if put else \
+            f"{prop} = {IN_PLACE[w.helper]}.read(r, {pos});"
     scalar = layouts.TIMESTAMP.scalar if w.helper == "timestamp" else w.scalar
-    assert scalar is not None
-    return scalar
-
-
-def dv_read(w: Wire, pos: str, view: str = "dv") -> str:
-    """An expression reading the value of `w` at `pos` (r, the Reader, in scope)."""
-    if w.helper in IN_PLACE:
-        return f"{IN_PLACE[w.helper]}.read(r, {pos})"
-    scalar = _dv_scalar(w)
-    if scalar == "bool":
-        return f"{view}.getUint8({pos}) !== 0"
-    t, size = DATAVIEW[scalar]
-    return f"{view}.get{t}({pos}{', true' if size > 1 else ''})"
-
-
-def dv_write(w: Wire, pos: str, value: str, view: str = "dv") -> str:
-    """A statement writing `value` of `w` at `pos` (w, the Writer, in scope)."""
-    if w.helper in IN_PLACE:
-        return f"{IN_PLACE[w.helper]}.write(w, {pos}, {value});"
-    scalar = _dv_scalar(w)
-    if scalar == "bool":
-        return f"{view}.setUint8({pos}, {value} ? 1 : 0);"
-    t, size = DATAVIEW[scalar]
-    return f"{view}.set{t}({pos}, {value}{', true' if size > 1 else ''});"
+    accessor, size = DATAVIEW[scalar or ""]
+    little = ", true" if size > 1 else ""
+    if put:
+        return f"dv.set{accessor}({pos}, {prop}{' ? 1 : 0' if scalar == 'bool' else ''}{little});"
+    return f"{prop} = dv.get{accessor}({pos}{little}){' !== 0' if scalar == 'bool' else ''};"
 
 
 # helpers of a field generated code codes in line; the others through the field table

@@ -10,7 +10,7 @@ from typing import Any, Dict, NamedTuple
 from ... import ir, layouts, lower, plan
 from ..printer import Printer
 from .names import Scope, emit, typed
-from .types import codec, dv_read, dv_write, in_line, type_of
+from .types import codec, dv, in_line, type_of
 
 DECIMAL = layouts.DECIMAL
 STRUCT = layouts.STRUCT
@@ -126,7 +126,7 @@ def emit_versioned(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     steps = lay.plan.versioned.steps
     values = [f for step in steps if step.op == "values" for f in step.fields]
     others = [step for step in steps if step.op != "values"]
-    puts = [dv_write(f.wire, f"at + {f.at}", f"v.{g.prop(f.name)}") for f in values]
+    puts = [dv(g, f, "at", True) for f in values]
     for step in others:
         f = step.field
         if step.op == "struct":  # (the body is put first: it may grow the buffer, and so replace w.view)
@@ -164,7 +164,7 @@ def emit_versioned(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     for step in steps:
         if step.op == "values":
             for f in step.fields:
-                p.value(f"v.{g.prop(f.name)} = {dv_read(f.wire, f'at + {f.at}')};")
+                p.value(dv(g, f, "at", False))
         else:
             fill = terms(g, k, step)
             emit(p, GETS[fill["how"]], **fill)
