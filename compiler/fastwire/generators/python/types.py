@@ -169,6 +169,12 @@ class Types:
         return self.fill(template, **self.terms(s, f, **more))
 
     # ---- formatting ----------------------------------------------------------------------
+    def emit(self, template: str, **terms: object) -> None:
+        """`template` printed (Printer.print), without the lines its terms leave empty."""
+        start = len(self.p.lines)
+        self.p.print(template, **terms)
+        self.p.lines[start:] = [line for line in self.p.lines[start:] if line]
+
     def gap(self) -> None:
         """Two blank lines, as between top-level definitions."""
         self.p.blank()

@@ -129,63 +129,44 @@ class Versioned(Structs):
                 return pos - base
         """, n=n, puts="\n".join(puts))
 
-        # deserialize
-        self.gap()
-        p.print("""
-            def _vget_$n$(r, base, off, slot_end, d):
-        """, n=n)
-        p.indent()
-        if fields:
-            p.value(f"v = _new({cls})")
-        self.emit_enter(s, "_VG", "vget_slow",
-                        ["stored", "found"] + [x for f in fields for x in raw(f, direct=True)]
-                        + (["n"] if after else []), after)
-        if any(role(f).nested for f in fields):
-            p.print("d -= 1")
-        for f in fields:
-            get = f"v.{field_attr(f.name)} = {self.expr(role(f).vget, s, f)}"
-            if f is after:
-                p.print("""
-                    if ($a$_ == $body$ and (q := pos + $start$ + n) <= r.end
+        # deserialize, and verify: one unpack and one condition for the usual case, then
+        # each field from its slot (or checked)
+        for get in (True, False):
+            self.gap()
+            p.print("def _$fn$_$n$(r, base, off, slot_end, d):", fn="vget" if get else "vcheck", n=n)
+            p.indent()
+            if get:
+                if fields:
+                    p.value(f"v = _new({cls})")
+                names = [x for f in fields for x in raw(f, direct=True)]
+                stmts = [(f, f"v.{field_attr(f.name)} = {self.expr(role(f).vget, s, f)}")
+                         for f in fields if role(f).vget]
+            else:
+                names = [x for f in fields if role(f).checked for x in raw(f)]
+                stmts = [(f, c) for f in fields if (c := self.vcheck_stmt(s, f))]
+            self.emit_enter(s, "_VG" if get else "_VC", "vget_slow" if get else "vcheck_slow",
+                            ["stored", "found"] + names + (["n"] if after else []), after)
+            if any(role(f).nested for f, _ in stmts):
+                p.print("d -= 1")
+            for f, stmt in stmts:
+                if f is not after:
+                    p.value(stmt)
+                    continue
+                start = body + LENGTH
+                self.emit("""
+                    if ($a$_ == $body$ and $room$
                             and (rest := budget - $length$ - n) >= 0):
                         r.budget = rest  # where writers put it, right after the body
                         $read$
                     else:
                         r.budget = budget
-                        $get$
-                """, a=field_attr(f.name), body=body, start=body + LENGTH, get=get, length=LENGTH,
-                    read=self.read_text(f, f"r.buf[pos + {body + LENGTH}:q]"))
-            elif role(f).vget:
-                p.print(get)
-        p.print("return v" if fields else f"return {cls}()")
-        p.outdent()
-
-        # verify
-        self.gap()
-        checks = [(f, self.vcheck_stmt(s, f)) for f in fields]
-        checks = [(f, c) for f, c in checks if c]
-        p.print("""
-            def _vcheck_$n$(r, base, off, slot_end, d):
-        """, n=n)
-        p.indent()
-        self.emit_enter(s, "_VC", "vcheck_slow",
-                        ["stored", "found"] + [x for f in fields if role(f).checked
-                                               for x in raw(f)] + (["n"] if after else []), after)
-        if any(role(f).nested for f, _ in checks):
-            p.print("d -= 1")
-        for f, c in checks:
-            if f is after:
-                p.print("""
-                    if ($a$_ == $body$ and n <= r.end - pos - $start$
-                            and (rest := budget - $length$ - n) >= 0):
-                        r.budget = rest  # where writers put it, right after the body
-                    else:
-                        r.budget = budget
-                        $check$
-                """, a=field_attr(f.name), body=body, start=body + LENGTH, check=c, length=LENGTH)
-            else:
-                p.print(c)
-        p.outdent()
+                        $stmt$
+                """, a=field_attr(f.name), body=body, length=LENGTH, stmt=stmt,
+                    room=f"(q := pos + {start} + n) <= r.end" if get else f"n <= r.end - pos - {start}",
+                    read=self.read_text(f, f"r.buf[pos + {start}:q]") if get else "")
+            if get:
+                p.print("return v" if fields else f"return {cls}()")
+            p.outdent()
 
     def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str],
                    after: Optional[plan.PlanField]) -> None:
