@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Union
 
 from ... import ir, plan
-from .names import field_attr, pyname
-from .types import ROLES, role
+from .types import ROLES, field_attr, pyname, role
 from .versioned import Versioned
 
 

@@ -12,7 +12,7 @@ from ..common.docs import comment_text
 from ..common.docs import python_docstring as docstring
 from ..options import Options
 from ..printer import Printer
-from .names import StandardNames
+from .types import StandardNames
 
 # The standard types a module may name, and where they come from.
 STANDARD = (("Decimal", "decimal"), ("Optional", "typing"), ("UUID", "uuid"))

@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ... import ir, layouts, plan
-from .names import field_attr, pyname
 from .structs import Structs
-from .types import ROLES, fields_of, role
+from .types import ROLES, field_attr, fields_of, pyname, role
 
 LENGTH = layouts.BLOCK.length_size  # of a string or bytes block
 HEADER = layouts.STRUCT.header_size  # of a struct's body
