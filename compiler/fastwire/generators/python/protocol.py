@@ -1,5 +1,7 @@
-"""Root models (<Struct>Model, <Struct>FinalModel) and the package's protocol: Sender and
-Receiver (FinalSender and FinalReceiver with --final)."""
+"""The codec objects (`_E_` of an enum or flags type, `_S_` of a struct, with the `_F_`
+codecs its fields build, its table of fields and functions), root models (<Struct>Model,
+<Struct>FinalModel) and the package's protocol: Sender and Receiver (and FinalSender and
+FinalReceiver with --final)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,6 @@ from ... import ir
 from ..common.naming import snake
 from .final import Final
 from .types import BUILT, field_attr, fields_of, member_name, pyname, split
-
-ENUM_CODECS = {"enum": "enum", "flags": "flags"}
 
 
 class Protocol(Final):
@@ -28,7 +28,7 @@ class Protocol(Final):
             renamed = {member_name(v.name): v.name for v in e.values
                        if member_name(v.name) != v.name}
             extra = f", {renamed!r}" if renamed else ""
-            p.value(f'_E_{e.name} = _rt.{ENUM_CODECS[e.kind]}({pyname(e.name)}, "{e.base}"{extra})')
+            p.value(f'_E_{e.name} = _rt.{e.kind}({pyname(e.name)}, "{e.base}"{extra})')
         for s in structs:
             base = f", {self.struct_codec(s.base)}" if s.base else ""
             p.value(f'_S_{s.name} = _rt.StructCodec({pyname(s.name)}, "{s.name}", '

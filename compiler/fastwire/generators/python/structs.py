@@ -1,5 +1,6 @@
-"""Enums (enum.IntEnum, enum.IntFlag) and one class per struct: slots, annotations,
-__init__ with the schema's defaults, equality, hashing, ordering, printing and JSON."""
+"""Defaults (from the model's normalised literals, lower.Literal, or each type's zero),
+enums (enum.IntEnum, enum.IntFlag) and one class per struct: slots, annotations, __init__,
+equality, hashing, ordering, printing and JSON."""
 
 from __future__ import annotations
 

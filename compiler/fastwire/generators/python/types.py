@@ -183,22 +183,24 @@ class Types:
         mod, name = split(w.ref, self.pkg.name)
         return {"mod": mod, "ref": name, "cls": pyname(name)}
 
+    def render(self, table: Dict[str, str], w: plan.WireType) -> str:
+        """`w` by its helper's template in `table` ("int" if none), its element and key alike."""
+        return self.fill(table.get(w.helper, "int"), length=w.length, **self.ref_terms(w),
+                         element=self.render(table, w.element) if w.element else "",
+                         key=self.render(table, w.key) if w.key else "")
+
     def codec(self, w: plan.WireType) -> str:
         """A runtime expression giving the codec of a value of wire type `w`."""
-        return self.fill(CODECS[w.helper], length=w.length, **self.ref_terms(w),
-                         element=self.codec(w.element) if w.element else "",
-                         key=self.codec(w.key) if w.key else "")
+        return self.render(CODECS, w)
+
+    def annotation(self, w: plan.WireType) -> str:
+        return self.render(ANNOTATIONS, w)
 
     def field_codec(self, s: ir.StructType, f: plan.PlanField) -> str:
         """The name of the codec a field uses: a shared one, or the struct's own."""
         if f.helper in BUILT:
             return f"_F_{s.name}_{field_attr(f.name)}"
         return self.codec(f.wire)
-
-    def annotation(self, w: plan.WireType) -> str:
-        return self.fill(ANNOTATIONS.get(w.helper, "int"), **self.ref_terms(w),
-                         element=self.annotation(w.element) if w.element else "",
-                         key=self.annotation(w.key) if w.key else "")
 
     @staticmethod
     def letters(w: plan.WireType) -> str:

@@ -3,11 +3,11 @@ precompiled struct layouts, with older versions and errors left to the runtime."
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from ... import ir, layouts, plan
 from .structs import Structs
-from .types import ROLES, field_attr, fields_of, pyname, role
+from .types import ROLES, Role, field_attr, fields_of, pyname, role
 
 LENGTH = layouts.BLOCK.length_size  # of a string or bytes block
 HEADER = layouts.STRUCT.header_size  # of a struct's body
@@ -41,20 +41,20 @@ class Versioned(Structs):
         versioned = self.layout(s).plan.versioned
         fields = fields_of(versioned.steps)
         body = versioned.body_size
-        write_fmt = "".join(self.letters(f.wire) for f in fields)
-        # Reads unpack [size][type] and the slots at once; arrays are read by their codecs,
-        # and verify unpacks only the slots it checks.
-        read_fmt = pads([self.letters(f.wire) if role(f).slots else f"{f.wire.slot}x"
-                         for f in fields])
-        check_fmt = pads([self.letters(f.wire) if role(f).checked else f"{f.wire.slot}x"
-                          for f in fields])
-        flat = bool(fields) and all(f.wire.is_value or role(f).text for f in fields)
+
+        def fmt(unpacked: Callable[[Role], object]) -> str:
+            """The slots' format, pad bytes for those not unpacked (reads leave arrays to their
+            codecs; verify unpacks only what it checks)."""
+            return pads([self.letters(f.wire) if unpacked(role(f)) else f"{f.wire.slot}x" for f in fields])
+
+        write_fmt, read_fmt, check_fmt = fmt(bool), fmt(lambda r: r.slots), fmt(lambda r: r.checked)
+        flat = bool(fields) and all(f.wire.is_value or role(f).text for f in fields)  # packed at once
         # A string or bytes field whose block writers put right after the body (no other
         # field has a block before it): its length is written and read with the body.
         heap = [f for f in fields if not f.wire.is_value]
         after = heap[0] if heap and role(heap[0]).text else None
         length, note = ("I", f", {after.name}'s length") if after else ("", "")
-        if flat:  # written at once
+        if flat:
             p.value(f'_VP_{n} = _rt.layout("II{write_fmt}{length}")  # header, slots{note}')
         elif after:  # the header and zeros first, then the heap, then the slots
             p.value(f'_VS_{n} = _rt.layout("II{body - HEADER}x{length}")  # header, zeros{note}')
@@ -62,10 +62,8 @@ class Versioned(Structs):
             p.value(f"_VH_{n} = _rt.header({body}, {s.type_number})  # header, zeros")
         if fields and not flat:
             p.value(f'_VL_{n} = _rt.layout("{write_fmt}")  # slots')
-        if flat and read_fmt == write_fmt:
-            p.value(f"_VG_{n} = _VP_{n}  # reads the same")
-        else:
-            p.value(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")  # reads: header, slots{note}')
+        p.value(f"_VG_{n} = _VP_{n}  # reads the same" if flat and read_fmt == write_fmt else
+                f'_VG_{n} = _rt.layout("II{read_fmt}{length}")  # reads: header, slots{note}')
         p.value(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")  # verifies: what is checked')
         cls = pyname(n)
 
