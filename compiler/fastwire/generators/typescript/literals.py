@@ -10,7 +10,7 @@ from typing import Callable, Dict, cast
 
 from ... import lower
 from .names import Scope
-from .types import SCALARS, Wire
+from .types import Wire, base_type
 
 ZERO = {"boolean": "false", "number": "0", "bigint": "0n", "string": '""'}
 
@@ -58,7 +58,7 @@ def zero(g: Scope, w: Wire) -> str:
             f"Array.from({{ length: {w.length} }}, () => {z})"
     if w.helper not in ZEROS:
         assert w.scalar is not None
-        return ZERO[SCALARS[w.scalar][1]]
+        return ZERO[base_type(w.scalar)]
     return ZEROS[w.helper].format(ref=g.wire_ref(w.ref) if w.ref else "")
 
 

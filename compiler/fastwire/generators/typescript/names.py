@@ -17,7 +17,6 @@ RUNTIME = "@fastwire/runtime"
 class Scope:
     def __init__(self, model: lower.WireModel, pkg: ir.Package, options: Options) -> None:
         self.model = model
-        self.schema = model.schema
         self.pkg = pkg
         self.options = options
         self.layout = model.package(pkg.name)
@@ -37,8 +36,7 @@ class Scope:
         package, _, name = qualified.rpartition(".")
         return self.qual(package, name)
 
-    def prop(self, field_name: str) -> str:
-        return naming.ident(LANG, field_name)
+    prop = local  # a field's property
 
     def structs(self) -> List[ir.StructType]:
         """The package's structs in the order they are emitted."""

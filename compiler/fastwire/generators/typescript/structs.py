@@ -11,7 +11,7 @@ from ..printer import Printer
 from .literals import default, js_string
 from .names import RUNTIME, Scope, declared, export, method, typed
 from .prettier import WIDTH
-from .types import SCALARS, base_type, codec, type_of
+from .types import base_type, codec, type_of
 
 # an enum type's kind -> (its article, the runtime's codec maker)
 ENUM_KINDS = {"enum": ("An", "enumOf"), "flags": ("A", "flagsOf")}
@@ -58,7 +58,7 @@ def emit_enum(g: Scope, p: Printer, t: ir.EnumType, mode: str) -> None:
         p.value(head + ";")
     else:
         p.value(f"{head} = rt.{maker}{typed(mode, f'<{name}>')}({js_string(t.qualified_name)}, "
-                f"rt.{SCALARS[t.base][0]}, {name});")
+                f"rt.{t.base.upper()}, {name});")
 
 
 def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:

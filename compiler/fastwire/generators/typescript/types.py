@@ -10,22 +10,10 @@ from .names import Scope
 
 Wire = lower.WireType
 
-# wire scalar -> (runtime codec, TypeScript type)
-SCALARS = {
-    "bool": ("BOOL", "boolean"), "byte": ("BYTE", "number"), "char": ("CHAR", "number"),
-    "wchar": ("WCHAR", "number"), "int8": ("INT8", "number"), "uint8": ("UINT8", "number"),
-    "int16": ("INT16", "number"), "uint16": ("UINT16", "number"),
-    "int32": ("INT32", "number"), "uint32": ("UINT32", "number"),
-    "int64": ("INT64", "bigint"), "uint64": ("UINT64", "bigint"),
-    "float": ("FLOAT", "number"), "double": ("DOUBLE", "number"),
-}
-# the other helpers of one runtime codec -> (runtime codec, TypeScript type)
-PLAIN = {
-    **SCALARS,
-    "decimal": ("DECIMAL", "rt.Decimal"), "uuid": ("UUID", "string"),
-    "timestamp": ("TIMESTAMP", "bigint"), "string": ("STRING", "string"),
-    "bytes": ("BYTES", "Uint8Array"),
-}
+# the TypeScript type of each helper of one runtime codec (rt.<HELPER>): "number" unless listed
+PLAIN = {h: {"bool": "boolean", "int64": "bigint", "uint64": "bigint", "decimal": "rt.Decimal", "uuid": "string",
+             "timestamp": "bigint", "string": "string", "bytes": "Uint8Array"}.get(h, "number")
+         for h in (*plan.SCALARS, "decimal", "uuid", "timestamp", "string", "bytes")}
 # wire scalar -> (DataView accessor, size)
 DATAVIEW = {
     "bool": ("Uint8", 1), "byte": ("Uint8", 1), "char": ("Uint8", 1), "uint8": ("Uint8", 1), "int8": ("Int8", 1),
@@ -56,18 +44,16 @@ def _built(g: Scope, w: Wire, i: int, of: Callable[[Scope, Wire], str]) -> str:
 
 def codec(g: Scope, w: Wire) -> str:
     """The runtime codec of a value of `w`."""
-    plain = PLAIN.get(w.helper)
-    return "rt." + plain[0] if plain else _built(g, w, 0, codec)
+    return "rt." + w.helper.upper() if w.helper in PLAIN else _built(g, w, 0, codec)
 
 
 def type_of(g: Scope, w: Wire) -> str:
     """The TypeScript type of a value of `w`."""
-    plain = PLAIN.get(w.helper)
-    return plain[1] if plain else _built(g, w, 1, type_of)
+    return PLAIN.get(w.helper) or _built(g, w, 1, type_of)
 
 
 def base_type(scalar: str) -> str:
-    return SCALARS[scalar][1]
+    return PLAIN[scalar]
 
 
 def dv(g: Scope, f: plan.PlanField, base: str, put: bool) -> str:
