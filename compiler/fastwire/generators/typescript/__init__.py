@@ -9,8 +9,8 @@ runtime's codecs and the hot paths from its codec plan), `<Struct>Model` and
 `<Struct>FinalModel`, and with --proto the Sender, Receiver and Client. JavaScript is
 the same module without types, with a `.d.ts` beside it.
 
-Modules: names (the Scope, and how a declaration is printed in each mode), types and
-literals (tables keyed by the plan's helpers), structs, versioned and final (the hot
+Modules: names (the Scope, and how a declaration is printed in each mode), types (tables
+keyed by the plan's helpers, defaults), structs, versioned and final (the hot
 paths), protocol, and prettier (long lines laid out as prettier does).
 """
 

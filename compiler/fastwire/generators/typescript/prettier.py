@@ -1,7 +1,6 @@
-"""Lines laid out as prettier (printWidth 120, tabWidth of the indent) lays them out: a
-call too long for a line gets one argument a line; an arrow function whose expression
-body is too long continues on the next line; a parameter list too long gets one
-parameter a line."""
+"""Lines laid out as prettier (printWidth 120) lays them out: a call, or an arrow
+function's parameters, too long for a line get one a line; an arrow function's expression
+body too long continues on the next line."""
 
 from __future__ import annotations
 
@@ -83,19 +82,12 @@ def fit(line: str, unit: str) -> List[str]:
             return [first] + fit(indent + unit + body[at:], unit)
     # a call statement: one argument a line
     if body.endswith(");"):
-        close = len(body) - 2
-        depth, i = 0, close
-        while i >= 0:
-            if body[i] == ")":
-                depth += 1
-            elif body[i] == "(":
-                depth -= 1
-                if depth == 0:
-                    break
-            i -= 1
-        if i > 0:
-            args = split_top(body[i + 1:close])
-            if args:
-                return ([indent + body[:i + 1]] + [indent + unit + a + "," for a in args]
-                        + [indent + ");"])
+        depth = 0
+        for i in range(len(body) - 2, -1, -1):  # back to the "(" of the last ")"
+            depth += {")": 1, "(": -1}.get(body[i], 0)
+            if depth == 0:
+                break
+        args = split_top(body[i + 1:-2]) if i > 0 else []
+        if args:
+            return [indent + body[:i + 1]] + [indent + unit + a + "," for a in args] + [indent + ");"]
     return [line]

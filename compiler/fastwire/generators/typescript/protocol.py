@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ..common import naming
 from ..printer import Printer
-from .literals import js_string
 from .names import Scope, declared, export, method
 from .prettier import WIDTH
+from .types import js_string
 
 
 def emit_protocol(g: Scope, p: Printer, mode: str) -> None:

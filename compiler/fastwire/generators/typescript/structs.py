@@ -8,10 +8,9 @@ import os
 from ... import __version__, ir
 from ..common import docs, naming
 from ..printer import Printer
-from .literals import default, js_string
 from .names import RUNTIME, Scope, declared, export, method, typed
 from .prettier import WIDTH
-from .types import base_type, codec, type_of
+from .types import base_type, codec, default, js_string, type_of
 
 # an enum type's kind -> (its article, the runtime's codec maker)
 ENUM_KINDS = {"enum": ("An", "enumOf"), "flags": ("A", "flagsOf")}

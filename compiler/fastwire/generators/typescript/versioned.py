@@ -1,7 +1,6 @@
-"""The versioned format's hot paths per struct, rendered from its codec plan
-(plan.versioned.steps): `put`, `getAt` (this version or a newer one in line), `vget`,
-`vcheck` and `checkAt`. A field the plan codes by a helper is coded in line when
-types.in_line says so, else by the struct's field table (`_F_<Struct>`)."""
+"""The versioned format's hot paths per struct from its codec plan: `put`, `getAt` (this
+version or a newer one in line), `vget`, `vcheck` and `checkAt`; a field that is not a
+value is coded in line as types.in_line says, else by the field table (`_F_<Struct>`)."""
 
 from __future__ import annotations
 
