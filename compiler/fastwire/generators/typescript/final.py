@@ -4,8 +4,6 @@ a local, one bounds check per run of values and per length or count) and `fcheck
 
 from __future__ import annotations
 
-from typing import List
-
 from ... import ir
 from ..printer import Printer
 from .names import Scope, emit
@@ -48,46 +46,52 @@ SKIPS = {
 }
 
 
+# fput and fget: a run of values at once
+VALUES = {True: """
+    w.ensure($size$);
+    {
+        const dv = w.view;
+        const p = w.len;
+        $values$
+        w.len = p + $size$;
+    }
+""", False: """
+    {
+        const p = rt.needFinal(r, $size$);
+        const dv = r.view;
+        $values$
+    }
+"""}
+
+
 def emit_final(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     k = codec_of(g, s, mode)
     steps = k.lay.plan.final.steps
     t = k.t
-    names = dict(c=k.c, reader=t(": rt.Reader"), number=t(": number"), void=t(": void"))
-    puts: List[str] = []  # fput: runs of values at once
-    for step in steps:
-        if step.op == "values":
-            puts += [f"w.ensure({step.size});", "{", "    const dv = w.view;", "    const p = w.len;"]
-            puts += ["    " + dv(g, f, "p", True) for f in step.fields]
-            puts += [f"    w.len = p + {step.size};", "}"]
-        else:
-            target = terms(g, k, step)["codec" if step.op == "struct" else "field"]
-            puts.append(f"{target}.fput(w, v.{g.prop(step.field.name)});")
-    emit(p, """
-        $c$.fput = (w$writer$, v$value$)$void$ => {$close$
-            $puts$
-        $end$
-        $c$.fget = (r$reader$, d$number$)$value$ => {
-            if (d < 1) rt.fail("too_deep");
-            const v = $raw$;
-    """, writer=t(": rt.Writer"), value=t(f": {k.name}"), close="" if steps else "};", puts="\n".join(puts),
-         end="};" if steps else "", raw=k.raw, **names)
-    p.indent()
-    for step in steps:
-        if step.op == "values":
-            p.print("""
-                {
-                    const p = rt.needFinal(r, $size$);
-                    const dv = r.view;
-            """, size=step.size)
-            for f in step.fields:
-                p.value("    " + dv(g, f, "p", False))
-            p.value("}")
-        else:
+    for put in (True, False):
+        head = (f"{k.c}.fput = (w{t(': rt.Writer')}, v{t(f': {k.name}')}){t(': void')} => {{" if put else
+                f"{k.c}.fget = (r{t(': rt.Reader')}, d{t(': number')}){t(f': {k.name}')} => {{")
+        if put and not steps:
+            p.value(head + "};")
+            continue
+        p.value(head)
+        p.indent()
+        if not put:
+            p.value('if (d < 1) rt.fail("too_deep");')
+            p.value(f"const v = {k.raw};")
+        for step in steps:
+            if step.op == "values":
+                emit(p, VALUES[put], size=step.size, values="\n".join(dv(g, f, "p", put) for f in step.fields))
+                continue
             fill = terms(g, k, step)
-            emit(p, GETS.get(fill["how"], "v.$prop$ = $field$.fget(r, d - 1);"), **fill)
-    p.value("return v;")
-    p.outdent()
-    p.value("};")
+            if put:
+                p.value(f"{fill['codec' if step.op == 'struct' else 'field']}.fput(w, v.{fill['prop']});")
+            else:
+                emit(p, GETS.get(fill["how"], "v.$prop$ = $field$.fget(r, d - 1);"), **fill)
+        if not put:
+            p.value("return v;")
+        p.outdent()
+        p.value("};")
     # fskip, rendered first to know the locals it needs
     body = Printer()
     in_reader = False  # the cursor is in r.p (after a generic codec's fcheck), not in p
@@ -116,6 +120,7 @@ def emit_final(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
                 in_reader = True
             body.value(f"{fill['field']}.fcheck(r, d - 1);")
     text = "\n".join(body.lines)
+    names = dict(c=k.c, reader=t(": rt.Reader"), number=t(": number"), void=t(": void"))
     emit(p, """
         $c$.fskip = (r$reader$, p$number$, d$number$)$number$ => {
             if (d < 1) rt.fail("too_deep");
