@@ -1,8 +1,6 @@
 """The TypeScript generator (and, with `flavor="js"`, the JavaScript one): one ES module
 per package over the `@fastwire/runtime` npm package (ts/ in this repository).
 
-    fastwire compile schemas/proto.fbe --lang typescript --final --json --proto -o gen/
-
 A module holds enums and flags (frozen objects of their members, and a type alias of the
 number), a class per struct, its codec (`<Struct>Codec`: the field table over the
 runtime's codecs and the hot paths from its codec plan), `<Struct>Model` and
@@ -10,8 +8,8 @@ runtime's codecs and the hot paths from its codec plan), `<Struct>Model` and
 the same module without types, with a `.d.ts` beside it.
 
 Modules: names (the Scope, and how a declaration is printed in each mode), types (tables
-keyed by the plan's helpers, defaults), structs, versioned and final (the hot
-paths), protocol, and prettier (long lines laid out as prettier does).
+keyed by the plan's helpers, defaults), structs (and the protocol), versioned and final
+(the hot paths), and prettier (long lines laid out as prettier does).
 """
 
 from __future__ import annotations
@@ -25,8 +23,7 @@ from ..printer import Printer
 from .final import emit_final
 from .names import Scope
 from .prettier import finish
-from .protocol import emit_protocol
-from .structs import emit_class, emit_codecs, emit_enum, emit_field_table, emit_models, header
+from .structs import emit_class, emit_codecs, emit_enum, emit_field_table, emit_models, emit_protocol, header
 from .versioned import emit_versioned
 
 __all__ = ["generate"]

@@ -1,6 +1,6 @@
-"""With --final, the final format's hot paths per struct, rendered from its codec plan
-(plan.final.steps): `fput` and `fget` (each run of values at once), `fskip` (the cursor in
-a local, one bounds check per run of values and per length or count) and `fcheck`."""
+"""With --final, the final format's hot paths per struct from its codec plan: `fput` and
+`fget` (a run of values at once), `fskip` (the cursor in a local, a bounds check per run
+and per length or count) and `fcheck`."""
 
 from __future__ import annotations
 

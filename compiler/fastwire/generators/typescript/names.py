@@ -45,8 +45,7 @@ class Scope:
 
 
 def typed(mode: str, text: str) -> str:
-    """`text` (a type annotation) in TypeScript, nothing in JavaScript (nor in a .d.ts,
-    which declares no code)."""
+    """`text` (a type annotation) in TypeScript code, nothing in JavaScript."""
     return text if mode == "ts" else ""
 
 

@@ -61,8 +61,7 @@ def base_type(scalar: str) -> str:
 
 
 def dv(g: Scope, f: plan.PlanField, base: str, put: bool) -> str:
-    """The statement writing field `f`, a value, at `base` + its offset (w, the Writer, in
-    scope), or else reading it into v (r, the Reader): by a DataView, or the runtime."""
+    """The statement writing value field `f` at `base` + its offset, or reading it into v."""
     w, pos, prop = f.wire, f"{base} + {f.at}", f"v.{g.prop(f.name)}"
     if w.helper in IN_PLACE:
         return f"{IN_PLACE[w.helper]}.write(w, {pos}, {prop});" if put else \
@@ -82,9 +81,8 @@ OF_STRUCTS = {"optional": "struct_optional", "vector": "struct_sequence", "list"
 
 
 def in_line(w: Wire) -> str:
-    """How generated code codes a field that is not a value: `string`, `bytes`, `struct`,
-    `struct_optional`, `struct_sequence` (a vector or list of structs, by loops), or
-    `table` (the field table's runtime codec)."""
+    """How a field that is not a value is coded: in line (`string`, `bytes`, `struct`,
+    `struct_optional`, `struct_sequence`: a vector or list of structs) or by the `table`."""
     if w.element is not None and w.element.helper == "struct":
         return OF_STRUCTS.get(w.helper, "table")
     return w.helper if w.helper in IN_LINE else "table"
@@ -99,16 +97,7 @@ def js_string(text: str) -> str:
     body = json.dumps(text, ensure_ascii=True)[1:-1]
     if text.count('"') <= text.count("'"):
         return '"' + body + '"'
-    out, i = [], 0
-    while i < len(body):
-        if body[i] == "\\":
-            pair = body[i:i + 2]
-            out.append('"' if pair == '\\"' else pair)
-            i += 2
-            continue
-        out.append("\\'" if body[i] == "'" else body[i])
-        i += 1
-    return "'" + "".join(out) + "'"
+    return "'" + body.replace('\\"', '"').replace("'", "\\'") + "'"
 
 
 def number_text(value: float) -> str:

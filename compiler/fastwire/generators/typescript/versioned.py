@@ -38,8 +38,7 @@ def codec_of(g: Scope, s: ir.StructType, mode: str) -> Codec:
 
 
 def terms(g: Scope, k: Codec, step: plan.Step) -> Dict[str, Any]:
-    """What GETS and CHECKS (and final's tables) are filled with for a one-field step: the
-    property, its slot's offset and end, its codec, its element's, its field table entry."""
+    """The terms of GETS and CHECKS (and final's tables) for a one-field step."""
     f = step.field
     w = f.wire
     how = in_line(w)
@@ -167,8 +166,7 @@ def emit_versioned(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
         else:
             fill = terms(g, k, step)
             emit(p, GETS[fill["how"]], **fill)
-    # check: the header's checks as two conditions (when one fails, the generic enter()
-    # runs to throw the precise error), the budget kept in a local, text blocks in line
+    # check: the header's checks as two conditions (enter() throws the precise error)
     p.outdent()
     emit(p, """
             return v;
