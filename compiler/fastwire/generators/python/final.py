@@ -71,7 +71,7 @@ class Final(Versioned):
                 $puts$
         """, n=n, puts="\n".join(puts) or "pass")
 
-        # deserialize and verify; the sizes of runs are added to p lazily (`pending`).
+        # deserialize and verify, the sizes of runs added to p lazily (`pending`)
         gets: List[str] = []
         checks: List[str] = []
         values: List[str] = []

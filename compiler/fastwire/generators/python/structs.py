@@ -34,7 +34,7 @@ EMPTY = {"array": "[{element}] * {length}", "set": "set()", "map": "{{}}", "hash
 
 
 class Structs(Types):
-    # ---- defaults ----------------------------------------------------------------------
+    # ---- defaults
     def zero(self, w: plan.WireType) -> Tuple[str, bool]:
         """(expression, computed) of a plain type's value without a declared default;
         computed means the expression must be evaluated per object."""
@@ -81,7 +81,7 @@ class Structs(Types):
             return ann, "_rt.DEFAULT", f"{expr} if {name} is _rt.DEFAULT else {name}"
         return self.fill("{Optional}[{ann}]", ann=ann), "None", f"{expr} if {name} is None else {name}"
 
-    # ---- enums -------------------------------------------------------------------------
+    # ---- enums
     def emit_enum(self, e: ir.EnumType) -> None:
         p = self.p
         self.gap()
@@ -101,7 +101,7 @@ class Structs(Types):
             p.print("pass")
         p.outdent()
 
-    # ---- classes -----------------------------------------------------------------------
+    # ---- classes
     def emit_class(self, s: ir.StructType) -> None:
         p = self.p
         name = pyname(s.name)

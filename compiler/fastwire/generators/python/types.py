@@ -145,8 +145,7 @@ ROLES: Dict[str, Role] = {
 
 
 class Types:
-    """One package's module being generated: the package, the lowered model, the printer,
-    and the Python names of types, fields and codecs."""
+    """One package's module being generated, and the Python names of its types and codecs."""
 
     def __init__(self, model: lower.WireModel, package: ir.Package, options: Options):
         self.model = model
@@ -158,8 +157,7 @@ class Types:
                       if isinstance(t, ir.EnumType)}
 
     def ordered_structs(self) -> List[ir.StructType]:
-        """Structs in the model's emission order (each after the local structs it refers
-        to): the runtime sizes a struct from its fields' codecs."""
+        """Structs in the model's emission order (each after the local structs it refers to)."""
         by_name = {s.qualified_name: s for s in self.pkg.structs}
         return [by_name[n] for n in self.model.package(self.pkg.name).emission_order]
 
@@ -170,7 +168,7 @@ class Types:
         """`template` with `terms` and the standard names (marked used when used)."""
         return template.format_map(ChainMap(terms, self.std))
 
-    # ---- names -------------------------------------------------------------------------
+    # ---- names
     def type_name(self, qualified: str) -> str:
         """The Python expression naming an enum, flags or struct class."""
         mod, name = split(qualified, self.pkg.name)
@@ -221,7 +219,7 @@ class Types:
     def expr(self, template: str, s: ir.StructType, f: plan.PlanField, **more: object) -> str:
         return self.fill(template, **self.terms(s, f, **more))
 
-    # ---- formatting ----------------------------------------------------------------------
+    # ---- formatting
     def emit(self, template: str, **terms: object) -> None:
         """`template` printed (Printer.print), without the lines its terms leave empty."""
         start = len(self.p.lines)

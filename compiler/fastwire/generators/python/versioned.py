@@ -167,9 +167,8 @@ class Versioned(Structs):
 
     def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str],
                    after: Optional[plan.PlanField]) -> None:
-        """A versioned reader's start: one unpack of the header and slots, one condition
-        for the usual case (the runtime venter()'s checks); an older version or an error
-        goes to the runtime's slow path."""
+        """A versioned reader's start: one unpack of the header and slots, one condition for
+        the usual case (venter()'s checks); an older version or an error goes to the runtime."""
         self.p.print("""
             pos = base + off
             try:
