@@ -4,9 +4,9 @@ and `Types`, what every part shares. Sizes and offsets come from the model and i
 
 from __future__ import annotations
 
-from collections import ChainMap
 from dataclasses import dataclass
-from typing import AbstractSet, Dict, List, Set, Tuple
+from functools import lru_cache
+from typing import AbstractSet, Dict, List, Optional, Set, Tuple
 
 from ... import ir, lower, plan
 from ..common import naming
@@ -14,9 +14,10 @@ from ..options import Options
 from ..printer import Printer
 
 # Attribute names the generated classes use themselves.
-CLASS_NAMES = {"self", "to_json", "from_json"}
+CLASS_NAMES = frozenset(("self", "to_json", "from_json"))
 
 
+@lru_cache(maxsize=1 << 16)  # names are made again and again: once each
 def pyname(name: str, taken: AbstractSet[str] = frozenset()) -> str:
     """A schema identifier as a Python identifier: keywords and clashes get a trailing _,
     and a leading __ (which Python would mangle inside a class) becomes f__."""
@@ -28,6 +29,7 @@ def pyname(name: str, taken: AbstractSet[str] = frozenset()) -> str:
     return name
 
 
+@lru_cache(maxsize=1 << 16)
 def member_name(name: str) -> str:
     """An enum member name Python's enum module accepts."""
     if name.startswith("__") and not name.endswith("__"):
@@ -38,6 +40,7 @@ def member_name(name: str) -> str:
     return name
 
 
+@lru_cache(maxsize=1 << 16)
 def field_attr(name: str) -> str:
     """The attribute of a field in the generated class."""
     return pyname(name, CLASS_NAMES)
@@ -48,6 +51,15 @@ def split(qualified: str, package: str) -> Tuple[str, str]:
     empty for the package's own types, else the imported module's alias and a dot."""
     pkg, _, name = qualified.rpartition(".")
     return ("" if pkg == package else f"_{pkg}."), name
+
+
+class Terms(Dict[str, object]):
+    """A template's terms, then the standard names."""
+
+    std: "StandardNames"
+
+    def __missing__(self, key: str) -> object:
+        return self.std[key]
 
 
 class StandardNames(Dict[str, object]):
@@ -153,6 +165,8 @@ class Types:
         self.options = options
         self.p = Printer(indent=options.indent, tabs=options.tabs)
         self.std = StandardNames({t.name for t in package.types})
+        self.terms_of: Optional[ir.StructType] = None  # the struct whose field terms are `known`
+        self.known: Dict[Tuple[str, Optional[int]], Dict[str, object]] = {}
         self.enums = {t.qualified_name: t for pkg in model.schema.packages for t in pkg.types
                       if isinstance(t, ir.EnumType)}
 
@@ -166,7 +180,9 @@ class Types:
 
     def fill(self, template: str, **terms: object) -> str:
         """`template` with `terms` and the standard names (marked used when used)."""
-        return template.format_map(ChainMap(terms, self.std))
+        found = Terms(terms)
+        found.std = self.std
+        return template.format_map(found)
 
     # ---- names
     def type_name(self, qualified: str) -> str:
@@ -209,12 +225,18 @@ class Types:
         return FORMATS.get(w.scalar or w.helper, "I").format(slot=w.slot)
 
     def terms(self, s: ir.StructType, f: plan.PlanField, **more: object) -> Dict[str, object]:
-        """What a Role's templates are filled with, for field `f` at slot offset f.at."""
-        attr = field_attr(f.name)
-        at = f.at or 0
-        return {"v": f"v.{attr}", "a": f"{attr}_", "attr": attr, "off": at,
-                "end": f"pos + {at + f.wire.slot}", "codec": self.field_codec(s, f),
-                **self.ref_terms(f.wire), **more}
+        """What a Role's templates are filled with, for field `f` at slot offset f.at (made
+        once a field of the struct being written)."""
+        if self.terms_of is not s:
+            self.terms_of, self.known = s, {}
+        found = self.known.get((f.name, f.at))
+        if found is None:
+            attr = field_attr(f.name)
+            at = f.at or 0
+            found = self.known[f.name, f.at] = {
+                "v": f"v.{attr}", "a": f"{attr}_", "attr": attr, "off": at, "end": f"pos + {at + f.wire.slot}",
+                "codec": self.field_codec(s, f), **self.ref_terms(f.wire)}
+        return {**found, **more} if more else found
 
     def expr(self, template: str, s: ir.StructType, f: plan.PlanField, **more: object) -> str:
         return self.fill(template, **self.terms(s, f, **more))
