@@ -9,7 +9,7 @@ import os
 from ... import __version__, ir
 from ..common import docs, naming
 from ..printer import Printer
-from .names import RUNTIME, Scope, declared, export, method, typed
+from .names import RUNTIME, Scope, block, declared, export, method, typed
 from .prettier import WIDTH
 from .types import base_type, codec, default, js_string, type_of
 
@@ -118,7 +118,7 @@ def emit_field_table(g: Scope, p: Printer, s: ir.StructType) -> None:
     if len(one) <= WIDTH:  # as prettier: an array that fits stays on its line, else an entry a line
         p.value(one)
         return
-    with p.block("$head$", "]);", head=head):
+    with block(p, head, "]);"):
         for e in entries:
             line = "{ " + ", ".join(e) + " },"
             # an object too long for its line: a property a line
@@ -132,7 +132,7 @@ def emit_models(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
         p.value("")
         p.value(f"/** {s.qualified_name} as one root model in the {what} format. */")
         head = f"{export(mode)}class {name}{kind} extends rt.{kind}"
-        with p.block("$head$ {", "}", head=head + declared(mode, f"<{name}>")):
+        with block(p, head + declared(mode, f"<{name}>") + " {", "}"):
             method(p, mode, f"constructor(limits{declared(mode, '?: rt.Limits')})", "",
                    f"super({name}Codec, limits);")
 
@@ -161,19 +161,19 @@ def emit_protocol(g: Scope, p: Printer, mode: str) -> None:
         elif len(one) <= WIDTH:  # as prettier: an array that fits stays on its line
             p.value(one)
         else:
-            with p.block("$head$ = [", "];", head=head):
+            with block(p, head + " = [", "];"):
                 p.value(",\n".join(items) + ",")
     for prefix, final, model in families:
         fmt = "final" if final == "true" else "versioned"
         hooks = [(g.local(s.name), "on" + naming.pascal(s.name), s.qualified_name) for s in sent]
         p.value("")
         p.value(f"/** Sends {what} ({fmt}): its messages, or its structs when it declares none. */")
-        with p.block("$head$ {", "}", head=f"{decl}class {prefix}Sender extends rt.Sender"):
+        with block(p, f"{decl}class {prefix}Sender extends rt.Sender" + " {", "}"):
             method(p, mode, "constructor()", "", "\n".join(
                 [f"super({final});"] + [f"this.register({n}, new {n}{model}());" for n, _, _ in hooks]))
         p.value("")
         p.value(f"/** Receives {what} ({fmt}): override the on<Message> hooks. */")
-        with p.block("$head$ {", "}", head=f"{decl}class {prefix}Receiver extends rt.Receiver"):
+        with block(p, f"{decl}class {prefix}Receiver extends rt.Receiver" + " {", "}"):
             method(p, mode, f"constructor(limits{declared(mode, '?: rt.Limits')})", "", "\n".join(
                 [f"super({final}, limits);"]
                 + [f"this.handle(new {n}{model}(this.limits), (v) => this.{hook}(v));" for n, hook, _ in hooks]))
@@ -183,7 +183,7 @@ def emit_protocol(g: Scope, p: Printer, mode: str) -> None:
         p.value("")
         p.value(f"/** A {prefix}Sender and a {prefix}Receiver with requests matched to their responses. */")
         generic = declared(mode, f"<{prefix}Sender, {prefix}Receiver>")
-        with p.block("$head$ {", "}", head=f"{decl}class {prefix}Client extends rt.Client{generic}"):
+        with block(p, f"{decl}class {prefix}Client extends rt.Client{generic}" + " {", "}"):
             method(p, mode, f"constructor(receiver{declared(mode, f'?: {prefix}Receiver')})", "",
                    f"super(new {prefix}Sender(), receiver ?? new {prefix}Receiver(), "
                    f"{'REQUESTS' if requests else '[]'});")

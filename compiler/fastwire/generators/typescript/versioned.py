@@ -40,12 +40,11 @@ def codec_of(g: Scope, s: ir.StructType, mode: str) -> Codec:
 def terms(g: Scope, k: Codec, step: plan.Step) -> Dict[str, Any]:
     """The terms of GETS and CHECKS (and final's tables) for a one-field step."""
     f = step.field
-    w = f.wire
+    w, e = f.wire, f.wire.element
     how = in_line(w)
-    return {"how": how, "prop": g.prop(f.name), "at": step.at,
-            "end": (step.at or 0) + (step.size or 0), "codec": codec(g, w),
-            "ec": codec(g, w.element) if w.element else "",
-            "min": w.element.final_min if w.element else 0, "field": f"{k.F}[{f.index}]{k.bang}",
+    return {"how": how, "prop": g.prop(f.name), "at": step.at, "end": (step.at or 0) + (step.size or 0),
+            "codec": codec(g, w) if how == "struct" else "", "ec": codec(g, e) if e and how != "table" else "",
+            "min": e.final_min if e else 0, "field": f"{k.F}[{f.index}]{k.bang}",
             "out": k.t(": " + type_of(g, w)) if how == "struct_sequence" else ""}
 
 
