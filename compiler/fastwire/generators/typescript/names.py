@@ -1,5 +1,5 @@
-"""The Scope one package's module is written in: the compiled model, the package and the
-options, and the names the module gives to the schema's types and fields."""
+"""The Scope one package's module is written in (the model, package, options and names),
+and how its declarations and templates are printed."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def method(p: Printer, mode: str, sig: str, ret: str, body: str, doc: str = "") 
 
 @contextmanager
 def block(p: Printer, head: str, tail: str) -> Iterator[None]:
-    """`head`, what the body prints one level in, `tail` (Printer.block without templates)."""
+    """Printer.block without templates."""
     p.value(head)
     p.indent()
     yield
@@ -94,8 +94,8 @@ def _format(template: str) -> Tuple[str, Dict[str, int]]:
 
 
 def emit(p: Printer, template: str, **terms: object) -> None:
-    """`template` printed as Printer.print prints it (a term of several lines indented to
-    its column), without the lines its terms leave empty; filled by str.format, for speed."""
+    """`template` printed as Printer.print would (by str.format: faster), without the lines
+    its terms leave empty."""
     text, columns = _format(template)
     for name, column in columns.items():
         value = str(terms[name])

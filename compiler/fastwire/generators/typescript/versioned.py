@@ -79,7 +79,7 @@ GETS = {
         "$set$", "v.$prop$ = out;"),
 }
 GETS["table"] = GETS["bytes"]
-# checkAt: a field checked (a string's or bytes' block in line)
+# checkAt: a field checked (a string's or bytes' block here)
 CHECKS = {
     "struct": "$codec$.checkAt(r, at, dv.getUint32(at + $at$, true), at + $end$, d - 1);",
     "string": """
