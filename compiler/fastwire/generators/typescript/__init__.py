@@ -1,15 +1,22 @@
 """The TypeScript generator (and, with `flavor="js"`, the JavaScript one): one ES module
-per package over the `@fastwire/runtime` npm package (ts/ in this repository).
+per package, over the `@fastwire/runtime` npm package (ts/ in this repository).
 
-A module holds enums and flags (frozen objects of their members, and a type alias of the
-number), a class per struct, its codec (`<Struct>Codec`: the field table over the
-runtime's codecs and the hot paths from its codec plan), `<Struct>Model` and
-`<Struct>FinalModel`, and with --proto the Sender, Receiver and Client. JavaScript is
-the same module without types, with a `.d.ts` beside it.
+    fastwire compile schemas/proto.fbe --lang typescript --final --json --proto -o gen/
+    fastwire compile schemas/proto.fbe --lang javascript -o gen/     # .js and .d.ts
 
-Modules: names (the Scope, and how a declaration is printed in each mode), types (tables
-keyed by the plan's helpers, defaults), structs (and the protocol), versioned and final
-(the hot paths), and prettier (long lines laid out as prettier does).
+A module holds, per package: enums and flags as frozen objects of their members with a
+type alias of the underlying number (`bigint` for 64-bit bases; values without a name
+are kept); one class per struct (fields with the schema's defaults, `equals`, and with
+--json `toJson` / `fromJson`); its codec (`<Struct>Codec`, the field table over the
+runtime's codecs, every offset and size taken from the lowered model); `<Struct>Model`
+(versioned) and with --final `<Struct>FinalModel`; with --proto the package's Sender and
+Receiver. The JavaScript flavor writes the same module without types and a `.d.ts`
+beside it (the compiler stays standard-library Python: no tsc at generation time).
+
+Modules: names (the Scope a package is written in), types (TypeScript types, runtime
+codecs and DataView accessors keyed by helper), literals (defaults), structs (enums,
+classes, codecs, field tables, models), versioned and final (each struct's hot paths
+from its codec plan), protocol, and prettier (long lines laid out as prettier does).
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ from ..printer import Printer
 from .final import emit_final
 from .names import Scope
 from .prettier import finish
-from .structs import emit_class, emit_codecs, emit_enum, emit_field_table, emit_models, emit_protocol, header
+from .protocol import emit_protocol
+from .structs import emit_class, emit_codecs, emit_enum, emit_field_table, emit_models, header
 from .versioned import emit_versioned
 
 __all__ = ["generate"]

@@ -1,10 +1,11 @@
-"""Lines laid out as prettier (printWidth 120) lays them out: a call, or an arrow
-function's parameters, too long for a line get one a line; an arrow function's expression
-body too long continues on the next line."""
+"""Lines laid out as prettier (printWidth 120, tabWidth of the indent) lays them out: a
+call too long for a line gets one argument a line; an arrow function whose expression
+body is too long continues on the next line; a parameter list too long gets one
+parameter a line."""
 
 from __future__ import annotations
 
-from typing import Iterator, List, Tuple
+from typing import List
 
 from ..printer import Printer
 
@@ -19,9 +20,9 @@ def finish(p: Printer) -> str:
     return "\n".join(out) + "\n"
 
 
-def scan(text: str, start: int = 0) -> Iterator[Tuple[int, str]]:
-    """(index, character) of `text`'s characters from `start` outside strings."""
-    quote, i = "", start
+def split_top(text: str) -> List[str]:
+    """`text` split at the commas outside brackets and strings."""
+    parts, depth, start, quote, i = [], 0, 0, "", 0
     while i < len(text):
         c = text[i]
         if quote:
@@ -31,36 +32,37 @@ def scan(text: str, start: int = 0) -> Iterator[Tuple[int, str]]:
                 quote = ""
         elif c in "\"'`":
             quote = c
-        else:
-            yield i, c
-        i += 1
-
-
-def split_top(text: str) -> List[str]:
-    """`text` split at the commas outside brackets and strings."""
-    parts, depth, start = [], 0, 0
-    for i, c in scan(text):
-        if c in "([{<" and not (c == "<" and text[i - 1:i] == " "):
+        elif c in "([{<" and not (c == "<" and text[i - 1:i] == " "):
             depth += 1
         elif c in ")]}>" and not (c == ">" and text[i - 1:i] in ("=", " ")):
             depth -= 1
         elif c == "," and depth == 0:
             parts.append(text[start:i].strip())
             start = i + 1
+        i += 1
     parts.append(text[start:].strip())
     return [x for x in parts if x]
 
 
 def matching(text: str, open_at: int) -> int:
     """The index of the bracket closing the one at `open_at` (-1: none)."""
-    depth = 0
-    for i, c in scan(text, open_at):
-        if c in "([{":
+    depth, quote, i = 0, "", open_at
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'`":
+            quote = c
+        elif c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
             if depth == 0:
                 return i
+        i += 1
     return -1
 
 
@@ -74,20 +76,29 @@ def fit(line: str, unit: str) -> List[str]:
         open_at = body.index("= (") + 2
         close = matching(body, open_at)
         head, params, rest = body[:open_at + 1], body[open_at + 1:close], body[close:]
-        if rest.endswith("{"):
-            return [indent + head] + [indent + unit + a + "," for a in split_top(params)] + [indent + rest]
+        if rest.endswith("=> {") or rest.endswith("{"):
+            if len(line) > WIDTH:
+                return ([indent + head] + [indent + unit + a + "," for a in split_top(params)]
+                        + [indent + rest])
         at = body.index(" => ") + 4
         first = indent + body[:at - 1]
         if len(first) <= WIDTH:
             return [first] + fit(indent + unit + body[at:], unit)
     # a call statement: one argument a line
     if body.endswith(");"):
-        depth = 0
-        for i in range(len(body) - 2, -1, -1):  # back to the "(" of the last ")"
-            depth += {")": 1, "(": -1}.get(body[i], 0)
-            if depth == 0:
-                break
-        args = split_top(body[i + 1:-2]) if i > 0 else []
-        if args:
-            return [indent + body[:i + 1]] + [indent + unit + a + "," for a in args] + [indent + ");"]
+        close = len(body) - 2
+        depth, i = 0, close
+        while i >= 0:
+            if body[i] == ")":
+                depth += 1
+            elif body[i] == "(":
+                depth -= 1
+                if depth == 0:
+                    break
+            i -= 1
+        if i > 0:
+            args = split_top(body[i + 1:close])
+            if args:
+                return ([indent + body[:i + 1]] + [indent + unit + a + "," for a in args]
+                        + [indent + ");"])
     return [line]

@@ -1,6 +1,5 @@
 """The module's header, enums and flags, one class per struct, the struct codecs and
-their field tables, the root models, and with --proto the package's request table,
-Sender, Receiver and Client (and their Final family with --final)."""
+their field tables, and the root models."""
 
 from __future__ import annotations
 
@@ -9,9 +8,10 @@ import os
 from ... import __version__, ir
 from ..common import docs, naming
 from ..printer import Printer
-from .names import RUNTIME, Scope, block, declared, export, method, typed
+from .literals import default, js_string
+from .names import RUNTIME, Scope
 from .prettier import WIDTH
-from .types import base_type, codec, default, js_string, type_of
+from .types import SCALARS, base_type, codec, type_of
 
 # an enum type's kind -> (its article, the runtime's codec maker)
 ENUM_KINDS = {"enum": ("An", "enumOf"), "flags": ("A", "flagsOf")}
@@ -37,28 +37,40 @@ def doc_comment(text: str) -> str:
 def emit_enum(g: Scope, p: Printer, t: ir.EnumType, mode: str) -> None:
     name = g.local(t.name)
     big = base_type(t.base) == "bigint"
-    members = [f"{v.name}: {v.value}{'n' if big else ''}" for v in t.values]
+    members = [(v.name, f"{v.value}n" if big else str(v.value)) for v in t.values]
     article, maker = ENUM_KINDS[t.kind]
     p.value("")
     if t.doc:
         p.value(doc_comment(t.doc))
-    if mode == "dts":
-        p.value(f"export declare const {name}: {{" + ("".join(f"\n    readonly {m};" for m in members)
-                                                     + "\n" if members else "") + "};")
+    if not members:
+        p.value(f"export declare const {name}: {{}};" if mode == "dts" else
+                f"export const {name} = Object.freeze({{}}{' as const' if mode == 'ts' else ''});")
+    elif mode == "dts":
+        p.value(f"export declare const {name}: {{")
+        p.indent()
+        for k, v in members:
+            p.value(f"readonly {k}: {v};")
+        p.outdent()
+        p.value("};")
     else:
-        end = "} as const);" if mode == "ts" else "});"
-        p.value(f"export const {name} = Object.freeze({{" + ("".join(f"\n    {m}," for m in members)
-                                                              + "\n" + end if members else end))
+        p.value(f"export const {name} = Object.freeze({{")
+        p.indent()
+        for k, v in members:
+            p.value(f"{k}: {v},")
+        p.outdent()
+        p.value("} as const);" if mode == "ts" else "});")
     if mode != "js":
         p.value(f"/** {article} {t.kind} value of {g.pkg.name}.{t.name}: any {t.base} "
                 f"(names in {name}). */")
         p.value(f"export type {name} = {base_type(t.base)};")
-    head = f"{export(mode)}const {name}Codec{declared(mode, f': rt.EnumCodec<{name}>')}"
+    base = "rt." + SCALARS[t.base][0]
     if mode == "dts":
-        p.value(head + ";")
+        p.value(f"export declare const {name}Codec: rt.EnumCodec<{name}>;")
+    elif mode == "ts":
+        p.value(f"export const {name}Codec: rt.EnumCodec<{name}> = rt.{maker}<{name}>("
+                f"{js_string(t.qualified_name)}, {base}, {name});")
     else:
-        p.value(f"{head} = rt.{maker}{typed(mode, f'<{name}>')}({js_string(t.qualified_name)}, "
-                f"rt.{t.base.upper()}, {name});")
+        p.value(f"export const {name}Codec = rt.{maker}({js_string(t.qualified_name)}, {base}, {name});")
 
 
 def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
@@ -66,20 +78,30 @@ def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     lay = g.model.struct(s.qualified_name)
     p.value("")
     p.value(doc_comment(s.doc or f"{s.kind} {s.qualified_name} (type {s.type_number})"))
-    p.value(f"{export(mode)}class {name} {{")
+    p.value(f"export {'declare ' if mode == 'dts' else ''}class {name} {{")
     p.indent()
     if mode != "js":
         for f, fl in zip(s.all_fields, lay.fields):
             if f.doc:
                 p.value(doc_comment(f.doc))
-            p.value(f"{g.prop(f.name)}{typed(mode, '!')}: {type_of(g, fl.wire)};")
-    raw = "(init as object | undefined)" if mode == "ts" else "init"
-    method(p, mode, f"constructor(init{declared(mode, f'?: Partial<{name}>')})", "", "\n".join(
-        [f"if ({raw} === rt.RAW) return; // a reader assigns every field"]
-        + [f"this.{g.prop(f.name)} = {default(g, lay, i)};" for i, f in enumerate(s.all_fields)]
-        + ["if (init !== undefined) Object.assign(this, init);"]))
-    method(p, mode, f"equals(other{declared(mode, f': {name}')})", ": boolean",
-           f"return {name}Codec.equals(this, other);", "By the schema's equality: the [key] fields, else every field.")
+            bang = "!" if mode == "ts" else ""
+            p.value(f"{g.prop(f.name)}{bang}: {type_of(g, fl.wire)};")
+    init = f"init?: Partial<{name}>" if mode != "js" else "init"
+    if mode == "dts":
+        p.value(f"constructor({init});")
+    else:
+        p.value(f"constructor({init}) {{")
+        p.indent()
+        raw = "(init as object | undefined)" if mode == "ts" else "init"
+        p.value(f"if ({raw} === rt.RAW) return; // a reader assigns every field")
+        for i, f in enumerate(s.all_fields):
+            p.value(f"this.{g.prop(f.name)} = {default(g, lay, i)};")
+        p.value("if (init !== undefined) Object.assign(this, init);")
+        p.outdent()
+        p.value("}")
+    other = f"other: {name}" if mode != "js" else "other"
+    method(p, mode, f"equals({other})", ": boolean", f"return {name}Codec.equals(this, other);",
+           "By the schema's equality: the [key] fields, else every field.")
     method(p, mode, "toString()", ": string", f"return rt.text({name}Codec, this);",
            "The printout, as C++'s operator<< writes it.")
     if g.options.json:
@@ -93,36 +115,67 @@ def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     p.value("}")
 
 
+def method(p: Printer, mode: str, sig: str, ret: str, body: str, doc: str) -> None:
+    p.value(f"/** {doc} */")
+    if mode == "dts":
+        p.value(f"{sig}{ret};")
+        return
+    p.value(f"{sig}{ret if mode == 'ts' else ''} {{")
+    p.indent()
+    p.value(body)
+    p.outdent()
+    p.value("}")
+
+
 def emit_codecs(g: Scope, p: Printer, mode: str) -> None:
     """Each struct's codec declared (its field table follows, emit_field_table)."""
     structs = g.structs()
-    if structs:
-        p.value("")
+    if not structs:
+        return
+    p.value("")
     for s in structs:
         name = g.local(s.name)
-        head = f"{export(mode)}const {name}Codec{declared(mode, f': rt.StructCodec<{name}>')}"
-        p.value(head + ";" if mode == "dts" else
-                f"{head} = new rt.StructCodec({name}, {js_string(s.qualified_name)}, {s.type_number});")
+        if mode == "dts":
+            p.value(f"export declare const {name}Codec: rt.StructCodec<{name}>;")
+        else:
+            t = f": rt.StructCodec<{name}>" if mode == "ts" else ""
+            p.value(f"export const {name}Codec{t} = new rt.StructCodec({name}, "
+                    f"{js_string(s.qualified_name)}, {s.type_number});")
 
 
 def emit_field_table(g: Scope, p: Printer, s: ir.StructType) -> None:
     """The codec's sizes and its fields' names, properties, codecs and offsets."""
+    name = g.local(s.name)
     lay = g.model.struct(s.qualified_name)
     p.value("")
-    entries = [[f"name: {js_string(f.name)}", f"prop: {js_string(g.prop(f.name))}", f"codec: {codec(g, fl.wire)}",
-                f"offset: {fl.offset}"] + (["key: true"] if lay.keyed and f.name in lay.equality else [])
-               for f, fl in zip(s.all_fields, lay.fields)]
-    fsize = "null" if lay.final_size is None else lay.final_size
-    head = f"{g.local(s.name)}Codec.define({lay.body_size}, {lay.final_min}, {fsize}, ["
+    fsize = "null" if lay.final_size is None else str(lay.final_size)
+    entries = []
+    for f, fl in zip(s.all_fields, lay.fields):
+        key = ", key: true" if lay.keyed and f.name in lay.equality else ""
+        entries.append((f"name: {js_string(f.name)}", f"prop: {js_string(g.prop(f.name))}",
+                        f"codec: {codec(g, fl.wire)}", f"offset: {fl.offset}{key}"))
+    head = f"{name}Codec.define({lay.body_size}, {lay.final_min}, {fsize}, ["
     one = head + ", ".join("{ " + ", ".join(e) + " }" for e in entries) + "]);"
-    if len(one) <= WIDTH:  # as prettier: an array that fits stays on its line, else an entry a line
+    if len(one) <= WIDTH:  # as prettier: an array that fits stays on its line
         p.value(one)
         return
-    with block(p, head, "]);"):
-        for e in entries:
-            line = "{ " + ", ".join(e) + " },"
-            # an object too long for its line: a property a line
-            p.value(line if len(p.unit + line) <= WIDTH else "{\n    " + ",\n    ".join(e) + ",\n},")
+    p.value(head)
+    p.indent()
+    for e in entries:
+        line = "{ " + ", ".join(e) + " },"
+        if len(p.unit + line) <= WIDTH:
+            p.value(line)
+        else:  # an object too long for its line: a property a line
+            p.value("{")
+            p.indent()
+            for prop in e:
+                for part in prop.split(", key"):
+                    p.value((part if part.startswith(("name", "prop", "codec", "offset"))
+                             else "key" + part) + ",")
+            p.outdent()
+            p.value("},")
+    p.outdent()
+    p.value("]);")
 
 
 def emit_models(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
@@ -131,68 +184,21 @@ def emit_models(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     for kind, what in kinds:
         p.value("")
         p.value(f"/** {s.qualified_name} as one root model in the {what} format. */")
-        head = f"{export(mode)}class {name}{kind} extends rt.{kind}"
-        with block(p, head + declared(mode, f"<{name}>") + " {", "}"):
-            method(p, mode, f"constructor(limits{declared(mode, '?: rt.Limits')})", "",
-                   f"super({name}Codec, limits);")
-
-
-def emit_protocol(g: Scope, p: Printer, mode: str) -> None:
-    by = {s.qualified_name: s for s in g.pkg.structs}
-    sent = [by[q] for q in g.layout.sends]
-    requests = [s for s in sent if s.request and s.response is not None]
-    families = [("", "false", "Model")] + ([("Final", "true", "FinalModel")] if g.options.final else [])
-    decl = export(mode)
-    what = f"what the {g.pkg.name} package's protocol sends"
-    if requests:
-        p.value("")
-        p.value(f"/** The [request] messages of {g.pkg.name}: their responses, rejects and [id]. */")
-        head = f"{decl}const REQUESTS{declared(mode, ': readonly rt.RequestSpec[]')}"
-        items = []
-        for s in requests:
-            assert s.response is not None
-            idf = s.id_field
-            items.append(f"{{ request: {g.local(s.name)}, response: {g.ref_name(s.response)}, "
-                         f"rejects: [{', '.join(g.ref_name(r.type) for r in s.rejects)}], "
-                         f"id: {js_string(g.prop(idf.name) if idf is not None else 'id')} }}")
-        one = head + " = [" + ", ".join(items) + "];"
         if mode == "dts":
-            p.value(head + ";")
-        elif len(one) <= WIDTH:  # as prettier: an array that fits stays on its line
-            p.value(one)
-        else:
-            with block(p, head + " = [", "];"):
-                p.value(",\n".join(items) + ",")
-    for prefix, final, model in families:
-        fmt = "final" if final == "true" else "versioned"
-        hooks = [(g.local(s.name), "on" + naming.pascal(s.name), s.qualified_name) for s in sent]
-        p.value("")
-        p.value(f"/** Sends {what} ({fmt}): its messages, or its structs when it declares none. */")
-        with block(p, f"{decl}class {prefix}Sender extends rt.Sender" + " {", "}"):
-            method(p, mode, "constructor()", "", "\n".join(
-                [f"super({final});"] + [f"this.register({n}, new {n}{model}());" for n, _, _ in hooks]))
-        p.value("")
-        p.value(f"/** Receives {what} ({fmt}): override the on<Message> hooks. */")
-        with block(p, f"{decl}class {prefix}Receiver extends rt.Receiver" + " {", "}"):
-            method(p, mode, f"constructor(limits{declared(mode, '?: rt.Limits')})", "", "\n".join(
-                [f"super({final}, limits);"]
-                + [f"this.handle(new {n}{model}(this.limits), (v) => this.{hook}(v));" for n, hook, _ in hooks]))
-            for n, hook, name in hooks:
-                method(p, mode, f"{hook}(value{declared(mode, ': ' + n)})", ": void", "void value;",
-                       f"Called for each {name} received.")
-        p.value("")
-        p.value(f"/** A {prefix}Sender and a {prefix}Receiver with requests matched to their responses. */")
-        generic = declared(mode, f"<{prefix}Sender, {prefix}Receiver>")
-        with block(p, f"{decl}class {prefix}Client extends rt.Client{generic}" + " {", "}"):
-            method(p, mode, f"constructor(receiver{declared(mode, f'?: {prefix}Receiver')})", "",
-                   f"super(new {prefix}Sender(), receiver ?? new {prefix}Receiver(), "
-                   f"{'REQUESTS' if requests else '[]'});")
-            if requests:
-                p.value("/** Sends a request; resolves with its response, or rejects with an rt.RequestError. */")
-                for s in requests if mode != "js" else ():
-                    assert s.response is not None
-                    p.value(f"request(q: {g.local(s.name)}, timeoutMs?: number): "
-                            f"Promise<{g.ref_name(s.response)}>;")
-                if mode != "dts":
-                    method(p, mode, "request(q" + declared(mode, ": object") + ", timeoutMs"
-                           + declared(mode, "?: number") + ")", ": Promise<object>", "return this.call(q, timeoutMs);")
+            p.value(f"export declare class {name}{kind} extends rt.{kind}<{name}> {{")
+            p.indent()
+            p.value("constructor(limits?: rt.Limits);")
+            p.outdent()
+            p.value("}")
+            continue
+        gen = f"<{name}>" if mode == "ts" else ""
+        arg = "limits?: rt.Limits" if mode == "ts" else "limits"
+        p.value(f"export class {name}{kind} extends rt.{kind}{gen} {{")
+        p.indent()
+        p.value(f"constructor({arg}) {{")
+        p.indent()
+        p.value(f"super({name}Codec, limits);")
+        p.outdent()
+        p.value("}")
+        p.outdent()
+        p.value("}")

@@ -1,26 +1,34 @@
-"""Tables keyed by the plan's helper names (fastwire.plan.HELPERS): TypeScript types,
-runtime codecs, DataView accessors and zeros; and the schema's defaults from the lowered
-model's literals (lower.Literal, StructLayout.defaults)."""
+"""TypeScript types, runtime codecs and DataView accessors, in tables keyed by the plan's
+helper names (fastwire.plan.HELPERS)."""
 
 from __future__ import annotations
 
-import json
-import math
-import uuid
-from typing import Callable, Dict, cast
+from typing import Callable, Dict
 
-from ... import layouts, lower, plan
+from ... import layouts, lower
 from .names import Scope
 
 Wire = lower.WireType
 
-# the TypeScript type of each helper of one runtime codec (rt.<HELPER>): "number" unless listed
-PLAIN = {h: {"bool": "boolean", "int64": "bigint", "uint64": "bigint", "decimal": "rt.Decimal", "uuid": "string",
-             "timestamp": "bigint", "string": "string", "bytes": "Uint8Array"}.get(h, "number")
-         for h in (*plan.SCALARS, "decimal", "uuid", "timestamp", "string", "bytes")}
+# wire scalar -> (runtime codec, TypeScript type)
+SCALARS = {
+    "bool": ("BOOL", "boolean"), "byte": ("BYTE", "number"), "char": ("CHAR", "number"),
+    "wchar": ("WCHAR", "number"), "int8": ("INT8", "number"), "uint8": ("UINT8", "number"),
+    "int16": ("INT16", "number"), "uint16": ("UINT16", "number"),
+    "int32": ("INT32", "number"), "uint32": ("UINT32", "number"),
+    "int64": ("INT64", "bigint"), "uint64": ("UINT64", "bigint"),
+    "float": ("FLOAT", "number"), "double": ("DOUBLE", "number"),
+}
+# the other helpers of one runtime codec -> (runtime codec, TypeScript type)
+PLAIN = {
+    **SCALARS,
+    "decimal": ("DECIMAL", "rt.Decimal"), "uuid": ("UUID", "string"),
+    "timestamp": ("TIMESTAMP", "bigint"), "string": ("STRING", "string"),
+    "bytes": ("BYTES", "Uint8Array"),
+}
 # wire scalar -> (DataView accessor, size)
 DATAVIEW = {
-    "bool": ("Uint8", 1), "byte": ("Uint8", 1), "char": ("Uint8", 1), "uint8": ("Uint8", 1), "int8": ("Int8", 1),
+    "byte": ("Uint8", 1), "char": ("Uint8", 1), "uint8": ("Uint8", 1), "int8": ("Int8", 1),
     "int16": ("Int16", 2), "uint16": ("Uint16", 2), "int32": ("Int32", 4),
     "uint32": ("Uint32", 4), "wchar": ("Uint32", 4), "int64": ("BigInt64", 8),
     "uint64": ("BigUint64", 8), "float": ("Float32", 4), "double": ("Float64", 8),
@@ -29,49 +37,104 @@ DATAVIEW = {
 IN_PLACE = {"decimal": "rt.DECIMAL", "uuid": "rt.UUID"}
 
 
-# the helpers of a runtime codec built from the type's (ref) name, element, key or length
-# -> (runtime codec, TypeScript type)
-BUILT = {
-    **dict.fromkeys(("enum", "flags", "struct"), ("{ref}Codec", "{ref}")),
-    "optional": ("rt.optional({element})", "{element} | null"), "array": ("rt.array({element}, {length})", "{list}"),
-    **dict.fromkeys(("vector", "list", "set"), ("rt.{helper}({element})", "{list}")),
-    **dict.fromkeys(("map", "hash"), ("rt.{helper}({key}, {element})", "Map<{key}, {element}>")),
+def _plain_codec(g: Scope, w: Wire) -> str:
+    return "rt." + PLAIN[w.helper][0]
+
+
+def _ref_codec(g: Scope, w: Wire) -> str:
+    assert w.ref is not None
+    return g.wire_ref(w.ref) + "Codec"
+
+
+def _element_codec(g: Scope, w: Wire) -> str:
+    assert w.element is not None
+    return codec(g, w.element)
+
+
+def _map_codec(g: Scope, w: Wire) -> str:
+    assert w.key is not None
+    return f"rt.{w.helper}({codec(g, w.key)}, {_element_codec(g, w)})"
+
+
+CODECS: Dict[str, Callable[[Scope, Wire], str]] = {
+    **{h: _plain_codec for h in PLAIN},
+    "enum": _ref_codec, "flags": _ref_codec, "struct": _ref_codec,
+    "optional": lambda g, w: f"rt.optional({_element_codec(g, w)})",
+    "array": lambda g, w: f"rt.array({_element_codec(g, w)}, {w.length})",
+    **{h: lambda g, w: f"rt.{w.helper}({_element_codec(g, w)})" for h in ("vector", "list", "set")},
+    "map": _map_codec, "hash": _map_codec,
 }
-
-
-def _built(g: Scope, w: Wire, i: int, of: Callable[[Scope, Wire], str]) -> str:
-    element = of(g, w.element) if w.element else ""
-    return BUILT[w.helper][i].format(
-        ref=g.wire_ref(w.ref) if w.ref else "", element=element, key=of(g, w.key) if w.key else "",
-        length=w.length, helper=w.helper, list=f"({element})[]" if " " in element else f"{element}[]")
 
 
 def codec(g: Scope, w: Wire) -> str:
     """The runtime codec of a value of `w`."""
-    return "rt." + w.helper.upper() if w.helper in PLAIN else _built(g, w, 0, codec)
+    return CODECS[w.helper](g, w)
+
+
+def _list_type(g: Scope, w: Wire) -> str:
+    assert w.element is not None
+    inner = type_of(g, w.element)
+    return f"({inner})[]" if " " in inner else f"{inner}[]"
+
+
+def _ref_type(g: Scope, w: Wire) -> str:
+    assert w.ref is not None
+    return g.wire_ref(w.ref)
+
+
+def _map_type(g: Scope, w: Wire) -> str:
+    assert w.key is not None and w.element is not None
+    return f"Map<{type_of(g, w.key)}, {type_of(g, w.element)}>"
+
+
+def _optional_type(g: Scope, w: Wire) -> str:
+    assert w.element is not None
+    return f"{type_of(g, w.element)} | null"
+
+
+TYPES: Dict[str, Callable[[Scope, Wire], str]] = {
+    **{h: (lambda g, w: PLAIN[w.helper][1]) for h in PLAIN},
+    "enum": _ref_type, "flags": _ref_type, "struct": _ref_type, "optional": _optional_type,
+    **{h: _list_type for h in ("array", "vector", "list", "set")},
+    "map": _map_type, "hash": _map_type,
+}
 
 
 def type_of(g: Scope, w: Wire) -> str:
     """The TypeScript type of a value of `w`."""
-    return PLAIN.get(w.helper) or _built(g, w, 1, type_of)
+    return TYPES[w.helper](g, w)
 
 
 def base_type(scalar: str) -> str:
-    return PLAIN[scalar]
+    return SCALARS[scalar][1]
 
 
-def dv(g: Scope, f: plan.PlanField, base: str, put: bool) -> str:
-    """The statement writing value field `f` at `base` + its offset, or reading it into v."""
-    w, pos, prop = f.wire, f"{base} + {f.at}", f"v.{g.prop(f.name)}"
-    if w.helper in IN_PLACE:
-        return f"{IN_PLACE[w.helper]}.write(w, {pos}, {prop});" if put else \
-            f"{prop} = {IN_PLACE[w.helper]}.read(r, {pos});"
+def _dv_scalar(w: Wire) -> str:
     scalar = layouts.TIMESTAMP.scalar if w.helper == "timestamp" else w.scalar
-    accessor, size = DATAVIEW[scalar or ""]
-    little = ", true" if size > 1 else ""
-    if put:
-        return f"dv.set{accessor}({pos}, {prop}{' ? 1 : 0' if scalar == 'bool' else ''}{little});"
-    return f"{prop} = dv.get{accessor}({pos}{little}){' !== 0' if scalar == 'bool' else ''};"
+    assert scalar is not None
+    return scalar
+
+
+def dv_read(w: Wire, pos: str, view: str = "dv") -> str:
+    """An expression reading the value of `w` at `pos` (r, the Reader, in scope)."""
+    if w.helper in IN_PLACE:
+        return f"{IN_PLACE[w.helper]}.read(r, {pos})"
+    scalar = _dv_scalar(w)
+    if scalar == "bool":
+        return f"{view}.getUint8({pos}) !== 0"
+    t, size = DATAVIEW[scalar]
+    return f"{view}.get{t}({pos}{', true' if size > 1 else ''})"
+
+
+def dv_write(w: Wire, pos: str, value: str, view: str = "dv") -> str:
+    """A statement writing `value` of `w` at `pos` (w, the Writer, in scope)."""
+    if w.helper in IN_PLACE:
+        return f"{IN_PLACE[w.helper]}.write(w, {pos}, {value});"
+    scalar = _dv_scalar(w)
+    if scalar == "bool":
+        return f"{view}.setUint8({pos}, {value} ? 1 : 0);"
+    t, size = DATAVIEW[scalar]
+    return f"{view}.set{t}({pos}, {value}{', true' if size > 1 else ''});"
 
 
 # helpers of a field generated code codes in line; the others through the field table
@@ -81,74 +144,9 @@ OF_STRUCTS = {"optional": "struct_optional", "vector": "struct_sequence", "list"
 
 
 def in_line(w: Wire) -> str:
-    """How a field that is not a value is coded: in line (`string`, `bytes`, `struct`,
-    `struct_optional`, `struct_sequence`: a vector or list of structs) or by the `table`."""
+    """How generated code codes a field that is not a value: `string`, `bytes`, `struct`,
+    `struct_optional`, `struct_sequence` (a vector or list of structs, by loops), or
+    `table` (the field table's runtime codec)."""
     if w.element is not None and w.element.helper == "struct":
         return OF_STRUCTS.get(w.helper, "table")
     return w.helper if w.helper in IN_LINE else "table"
-
-
-ZERO = {"boolean": "false", "number": "0", "bigint": "0n", "string": '""'}
-
-
-def js_string(text: str) -> str:
-    """A JavaScript string literal as prettier writes it: JSON's escapes (ASCII only), in
-    double quotes unless the text holds more double quotes than single ones."""
-    body = json.dumps(text, ensure_ascii=True)[1:-1]
-    if text.count('"') <= text.count("'"):
-        return '"' + body + '"'
-    return "'" + body.replace('\\"', '"').replace("'", "\\'") + "'"
-
-
-def number_text(value: float) -> str:
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0 and math.copysign(1.0, value) < 0:
-        return "-0"
-    return repr(float(value)).replace("e+", "e")
-
-
-# helper -> its zero ({ref}: the struct's class; a number's by its TypeScript type, ZERO)
-ZEROS = {
-    "decimal": "rt.Decimal.ZERO", "uuid": "rt.NIL_UUID", "timestamp": "0n", "string": '""',
-    "bytes": "new Uint8Array(0)", "struct": "new {ref}()", "optional": "null",
-    **dict.fromkeys(("vector", "list", "set"), "[]"), **dict.fromkeys(("map", "hash"), "new Map()"),
-}
-
-
-def zero(g: Scope, w: Wire) -> str:
-    if w.element is not None and w.length is not None:  # an array: its zero elements
-        z = zero(g, w.element)
-        return "[" + ", ".join([z] * w.length) + "]" if w.length <= 8 else \
-            f"Array.from({{ length: {w.length} }}, () => {z})"
-    if w.helper not in ZEROS:
-        assert w.scalar is not None
-        return ZERO[base_type(w.scalar)]
-    return ZEROS[w.helper].format(ref=g.wire_ref(w.ref) if w.ref else "")
-
-
-# lower.Literal.kind -> its text, for a value of wire type `t`
-LITERALS: Dict[str, Callable[[lower.Literal, Wire], str]] = {
-    "null": lambda lit, t: "null",
-    "bool": lambda lit, t: "true" if lit.value else "false",
-    "computed": lambda lit, t: f"rt.{lit.value}()",  # utc, uuid1, uuid4
-    "integer": lambda lit, t: f"{lit.value}n" if t.helper == "timestamp" or t.scalar in ("int64", "uint64")
-    else str(lit.value),
-    "float": lambda lit, t: number_text(cast(float, lit.value)),
-    "decimal": lambda lit, t: f"new rt.Decimal({lit.coefficient}n, {lit.scale}, {str(lit.negative).lower()})",
-    "string": lambda lit, t: js_string(str(lit.value)),
-    "uuid": lambda lit, t: js_string(str(uuid.UUID(bytes=cast(bytes, lit.raw)))),
-}
-
-
-def literal(lit: lower.Literal, w: Wire) -> str:
-    target = w.element if w.helper == "optional" and w.element is not None else w
-    return LITERALS[lit.kind](lit, target)
-
-
-def default(g: Scope, s: lower.StructLayout, i: int) -> str:
-    lit = s.defaults[i]
-    w = s.fields[i].wire
-    return zero(g, w) if lit is None else literal(lit, w)

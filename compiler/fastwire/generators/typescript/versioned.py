@@ -1,15 +1,16 @@
-"""The versioned format's hot paths per struct from its codec plan: `put`, `getAt` (this
-version or a newer one in line), `vget`, `vcheck` and `checkAt`; a field that is not a
-value is coded in line as types.in_line says, else by the field table (`_F_<Struct>`)."""
+"""The versioned format's hot paths per struct, rendered from its codec plan
+(plan.versioned.steps): `put`, `getAt` (this version or a newer one in line), `vget`,
+`vcheck` and `checkAt`. A field the plan codes by a helper is coded in line when
+types.in_line says so, else by the struct's field table (`_F_<Struct>`)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, NamedTuple
+from typing import Callable, Dict, NamedTuple, Union
 
 from ... import ir, layouts, lower, plan
 from ..printer import Printer
-from .names import Scope, emit, typed
-from .types import codec, dv, in_line, type_of
+from .names import Scope, typed
+from .types import codec, dv_read, dv_write, in_line, type_of
 
 DECIMAL = layouts.DECIMAL
 STRUCT = layouts.STRUCT
@@ -37,163 +38,224 @@ def codec_of(g: Scope, s: ir.StructType, mode: str) -> Codec:
                  "!" if mode == "ts" else "", raw, mode)
 
 
-def terms(g: Scope, k: Codec, step: plan.Step) -> Dict[str, Any]:
-    """The terms of GETS and CHECKS (and final's tables) for a one-field step."""
+Emit = Callable[[Scope, Printer, Codec, plan.Step], None]
+
+
+def at_of(x: Union[plan.Step, plan.PlanField]) -> int:
+    """A versioned step's or field's offset from the body's start (always known)."""
+    assert x.at is not None
+    return x.at
+
+
+def slot_end(step: plan.Step) -> int:
+    assert step.size is not None
+    return at_of(step) + step.size
+
+
+def _element(g: Scope, w: lower.WireType) -> str:
+    assert w.element is not None
+    return codec(g, w.element)
+
+
+# ---- getAt: a field's value into v -------------------------------------------------
+def get_struct(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
     f = step.field
-    w, e = f.wire, f.wire.element
-    how = in_line(w)
-    return {"how": how, "prop": g.prop(f.name), "at": step.at, "end": (step.at or 0) + (step.size or 0),
-            "codec": codec(g, w) if how == "struct" else "", "ec": codec(g, e) if e and how != "table" else "",
-            "min": e.final_min if e else 0, "field": f"{k.F}[{f.index}]{k.bang}",
-            "out": k.t(": " + type_of(g, w)) if how == "struct_sequence" else ""}
+    p.value(f"v.{g.prop(f.name)} = {codec(g, f.wire)}.getAt(r, at, "
+            f"r.view.getUint32(at + {step.at}, true), at + {slot_end(step)}, d - 1);")
 
 
-_SEQUENCE = """
-    {
-        const so = r.view.getUint32(at + $at$, true);
-        $out$
-        if (so !== 0) {
-            let p = rt.vcount(r, at, so, at + $end$, 4);
-            const n = r.p;
-            for (let i = 0; i < n; i++, p += 4) {
-                $call$
-            }
-        }
-        $set$
-    }
-"""
-# getAt: a field's value into v, by how it is coded in line
-GETS = {
-    "struct": "v.$prop$ = $codec$.getAt(r, at, r.view.getUint32(at + $at$, true), at + $end$, d - 1);",
-    "string": "v.$prop$ = rt.vgetString(r, at + $at$, at);",
-    "bytes": "v.$prop$ = $field$.vget(r, at + $at$, at, d - 1);",
-    "struct_optional": """
-        if (r.buf[at + $at$] === 0) v.$prop$ = null;
-        else {
-            const b = rt.voptional(r, at, at + $at$, 4);
-            v.$prop$ = $ec$.getAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
-        }
-    """,
-    "struct_sequence": _SEQUENCE.replace("$out$", "const out$out$ = [];").replace(
-        "$call$", "out.push($ec$.getAt(r, at, r.view.getUint32(p, true), p + 4, d - 1));").replace(
-        "$set$", "v.$prop$ = out;"),
+def get_string(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
+    p.value(f"v.{g.prop(step.field.name)} = rt.vgetString(r, at + {step.at}, at);")
+
+
+def struct_optional(g: Scope, p: Printer, k: Codec, step: plan.Step, check: bool) -> None:
+    """A struct optional: its value block found and its body read (or checked) in line."""
+    ec, offset, prop = _element(g, step.field.wire), step.at, g.prop(step.field.name)
+    if check:
+        p.value(f"if (r.buf[at + {offset}] !== 0) {{")
+        p.indent()
+        p.value(f"const b = rt.voptional(r, at, at + {offset}, 4);")
+        p.value(f"{ec}.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);")
+        p.outdent()
+        p.value("}")
+        return
+    p.value(f"if (r.buf[at + {offset}] === 0) v.{prop} = null;")
+    p.value("else {")
+    p.indent()
+    p.value(f"const b = rt.voptional(r, at, at + {offset}, 4);")
+    p.value(f"v.{prop} = {ec}.getAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);")
+    p.outdent()
+    p.value("}")
+
+
+def struct_sequence(g: Scope, p: Printer, k: Codec, step: plan.Step, check: bool) -> None:
+    """A vector or list of structs: its slots walked, each body read (or checked) in line."""
+    w, offset = step.field.wire, step.at
+    ec = _element(g, w)
+    p.value("{")
+    p.indent()
+    p.value(f"const so = r.view.getUint32(at + {offset}, true);")
+    if not check:
+        p.value(f"const out{k.t(': ' + type_of(g, w))} = [];")
+    p.value("if (so !== 0) {")
+    p.indent()
+    p.value(f"let p = rt.vcount(r, at, so, at + {slot_end(step)}, 4);")
+    p.value("const n = r.p;")
+    p.value("for (let i = 0; i < n; i++, p += 4) {")
+    p.indent()
+    call = f"{ec}.{'checkAt' if check else 'getAt'}(r, at, r.view.getUint32(p, true), p + 4, d - 1)"
+    p.value(f"{call};" if check else f"out.push({call});")
+    p.outdent()
+    p.value("}")
+    p.outdent()
+    p.value("}")
+    if not check:
+        p.value(f"v.{g.prop(step.field.name)} = out;")
+    p.outdent()
+    p.value("}")
+
+
+def get_table(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
+    f = step.field
+    p.value(f"v.{g.prop(f.name)} = {k.F}[{f.index}]{k.bang}.vget(r, at + {step.at}, at, d - 1);")
+
+
+GETS: Dict[str, Emit] = {
+    "struct": get_struct, "string": get_string, "bytes": get_table, "table": get_table,
+    "struct_optional": lambda g, p, k, step: struct_optional(g, p, k, step, False),
+    "struct_sequence": lambda g, p, k, step: struct_sequence(g, p, k, step, False),
 }
-GETS["table"] = GETS["bytes"]
-# checkAt: a field checked (a string's or bytes' block here)
-CHECKS = {
-    "struct": "$codec$.checkAt(r, at, dv.getUint32(at + $at$, true), at + $end$, d - 1);",
-    "string": """
-        {
-            const o = dv.getUint32(at + $at$, true);
-            if (o !== 0) {
-                const q = at + o;
-                if (q < at + $end$ || q + 4 > end) rt.vblock(r, at, o, at + $end$);
-                const n = dv.getUint32(q, true) + 4;
-                if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + $end$);
-                r.budget -= n;
-            }
-        }
-    """,
-    "table": "$field$.vcheck(r, at + $at$, at, d - 1);",
-    "struct_optional": """
-        if (r.buf[at + $at$] !== 0) {
-            const b = rt.voptional(r, at, at + $at$, 4);
-            $ec$.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
-        }
-    """,
-    "struct_sequence": _SEQUENCE.replace("$out$", "").replace("$set$", "").replace(
-        "$call$", "$ec$.checkAt(r, at, r.view.getUint32(p, true), p + 4, d - 1);"),
+
+
+# ---- checkAt: a field checked ------------------------------------------------------
+def check_struct(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
+    p.value(f"{codec(g, step.field.wire)}.checkAt(r, at, dv.getUint32(at + {step.at}, true), "
+            f"at + {slot_end(step)}, d - 1);")
+
+
+def check_text(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
+    """A string's or bytes' block checked in line."""
+    end_at = slot_end(step)
+    p.value("{")
+    p.indent()
+    p.value(f"const o = dv.getUint32(at + {step.at}, true);")
+    p.value("if (o !== 0) {")
+    p.indent()
+    p.value("const q = at + o;")
+    p.value(f"if (q < at + {end_at} || q + 4 > end) rt.vblock(r, at, o, at + {end_at});")
+    p.value("const n = dv.getUint32(q, true) + 4;")
+    p.value(f"if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + {end_at});")
+    p.value("r.budget -= n;")
+    p.outdent()
+    p.value("}")
+    p.outdent()
+    p.value("}")
+
+
+def check_table(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
+    f = step.field
+    p.value(f"{k.F}[{f.index}]{k.bang}.vcheck(r, at + {step.at}, at, d - 1);")
+
+
+CHECKS: Dict[str, Emit] = {
+    "struct": check_struct, "string": check_text, "bytes": check_text, "table": check_table,
+    "struct_optional": lambda g, p, k, step: struct_optional(g, p, k, step, True),
+    "struct_sequence": lambda g, p, k, step: struct_sequence(g, p, k, step, True),
 }
-CHECKS["bytes"] = CHECKS["string"]
 
 
-def check_decimal(k: Codec, scale: str, pos: str, base: str) -> str:
-    """A decimal's scale byte (at `scale`) tested in line; the runtime throws when it is too large."""
-    return (f"if (r.buf[{scale}]{k.bang} > {DECIMAL.max_scale}) "
-            f"rt.DECIMAL.vcheck(r, {pos}, {base}, d);")
+def check_decimal(p: Printer, k: Codec, f: plan.PlanField) -> None:
+    """A decimal's scale byte tested in line; the runtime throws when it is too large."""
+    p.value(f"if (r.buf[at + {at_of(f) + DECIMAL.scale_at}]{k.bang} > {DECIMAL.max_scale}) "
+            f"rt.DECIMAL.vcheck(r, at + {f.at}, at, d);")
 
 
 # value helpers checked beyond their size (the others hold any bytes)
 VALUE_CHECKS = {"decimal": check_decimal}
 
 
+# ---- the struct's versioned functions ------------------------------------------------
 def emit_versioned(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     k = codec_of(g, s, mode)
-    lay, t = k.lay, k.t
+    lay, c, bang = k.lay, k.c, k.bang
     steps = lay.plan.versioned.steps
     values = [f for step in steps if step.op == "values" for f in step.fields]
     others = [step for step in steps if step.op != "values"]
-    puts = [dv(g, f, "at", True) for f in values]
+    t = k.t
+
+    p.value(f"const {k.F}{t(': readonly rt.AnyCodec[]')} = {c}.fields.map((f) => f.codec);")
+    if not others:
+        p.value(f"void {k.F};")
+    # write: the header and the values at once, then each field's blocks in order
+    p.value(f"{c}.put = (w{t(': rt.Writer')}, v{t(f': {k.name}')}){t(': number')} => {{")
+    p.indent()
+    p.value(f"const at = w.reserve({lay.body_size});")
+    p.value("const dv = w.view;")
+    p.value(f"dv.setUint32(at, {lay.body_size}, true);")
+    p.value(f"dv.setUint32(at + {STRUCT.type_at}, {lay.type_number}, true);")
+    for f in values:
+        p.value(dv_write(f.wire, f"at + {f.at}", f"v.{g.prop(f.name)}"))
     for step in others:
         f = step.field
-        if step.op == "struct":  # (the body is put first: it may grow the buffer, and so replace w.view)
-            puts += [f"const o{f.index} = {codec(g, f.wire)}.put(w, v.{g.prop(f.name)});",
-                     f"w.view.setUint32(at + {step.at}, o{f.index} - at, true);"]
+        if step.op == "struct":
+            # (the body is put first: it may grow the buffer, and so replace w.view)
+            p.value(f"const o{f.index} = {codec(g, f.wire)}.put(w, v.{g.prop(f.name)});")
+            p.value(f"w.view.setUint32(at + {step.at}, o{f.index} - at, true);")
         else:
-            puts.append(f"{k.F}[{f.index}]{k.bang}.vput(w, at + {step.at}, at, v.{g.prop(f.name)});")
+            p.value(f"{k.F}[{f.index}]{bang}.vput(w, at + {step.at}, at, v.{g.prop(f.name)});")
+    p.value("return at;")
+    p.outdent()
+    p.value("};")
+    # read: this version or a newer one in line; an older one generically
     sig = (f"(r{t(': rt.Reader')}, base{t(': number')}, off{t(': number')}, "
            f"slotEnd{t(': number')}, d{t(': number')})")
-    slot = f"(r{t(': rt.Reader')}, pos{t(': number')}, base{t(': number')}, d{t(': number')})"
-    names = dict(c=k.c, body=lay.body_size, type=lay.type_number, sig=sig, slot=slot,
-                 value=t(f": {k.name}"), void=t(": void"), header=STRUCT.header_size, type_at=STRUCT.type_at)
-    # write: the header and the values at once, then each field's blocks in order;
-    # read: this version or a newer one in line, an older one generically
-    emit(p, """
-        const $F$$any$ = $c$.fields.map((f) => f.codec);
-        $unused$
-        $c$.put = (w$writer$, v$value$)$number$ => {
-            const at = w.reserve($body$);
-            const dv = w.view;
-            dv.setUint32(at, $body$, true);
-            dv.setUint32(at + $type_at$, $type$, true);
-            $puts$
-            return at;
-        };
-        $c$.getAt = $sig$$value$ => {
-            const at = $c$.enter(r, base, off, slotEnd, d);
-            if (r.p < $body$) return $c$.getOlder(r, at, r.p, d);
-            $dv$
-            const v = $raw$;
-    """, F=k.F, any=t(": readonly rt.AnyCodec[]"), unused="" if others else f"void {k.F};",
-         writer=t(": rt.Writer"), number=t(": number"), puts="\n".join(puts), raw=k.raw,
-         dv="const dv = r.view;" if values else "", **names)
+    p.value(f"{c}.getAt = {sig}{t(f': {k.name}')} => {{")
     p.indent()
+    p.value(f"const at = {c}.enter(r, base, off, slotEnd, d);")
+    p.value(f"if (r.p < {lay.body_size}) return {c}.getOlder(r, at, r.p, d);")
+    if values:
+        p.value("const dv = r.view;")
+    p.value(f"const v = {k.raw};")
     for step in steps:
         if step.op == "values":
             for f in step.fields:
-                p.value(dv(g, f, "at", False))
+                p.value(f"v.{g.prop(f.name)} = {dv_read(f.wire, f'at + {f.at}')};")
         else:
-            fill = terms(g, k, step)
-            emit(p, GETS[fill["how"]], **fill)
-    # check: the header's checks as two conditions (enter() throws the precise error)
+            GETS[in_line(step.field.wire)](g, p, k, step)
+    p.value("return v;")
     p.outdent()
-    emit(p, """
-            return v;
-        };
-        $c$.vget = $slot$$value$ => $c$.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-        $c$.vcheck = $slot$$void$ => $c$.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-        $c$.checkAt = $sig$$void$ => {
-            const end = r.end;
-            const at = base + off;
-            if (off === 0 || at < slotEnd || at + $header$ > end) $c$.enter(r, base, off, slotEnd, d);
-            const dv = r.view;
-            const stored = dv.getUint32(at, true);
-            if ($bad$) {
-                $c$.enter(r, base, off, slotEnd, d);
-            }
-            r.budget -= stored;
-            if (stored < $body$) return $c$.checkOlder(r, at, stored, d);
-    """, bad=f"stored < {STRUCT.header_size} || stored > end - at || dv.getUint32(at + {STRUCT.type_at}, "
-             f"true) !== {lay.type_number} || d < 1 || stored > r.budget", **names)
+    p.value("};")
+    slot = f"(r{t(': rt.Reader')}, pos{t(': number')}, base{t(': number')}, d{t(': number')})"
+    p.value(f"{c}.vget = {slot}{t(f': {k.name}')} => {c}.getAt(r, base, r.view.getUint32(pos, true), "
+            "pos + 4, d);")
+    p.value(f"{c}.vcheck = {slot}{t(': void')} => {c}.checkAt(r, base, r.view.getUint32(pos, true), "
+            "pos + 4, d);")
+    # check: the header's checks as two conditions (when one fails, the generic enter()
+    # runs to throw the precise error), the budget kept in a local (written back around
+    # nested calls), text blocks checked in line
+    p.value(f"{c}.checkAt = {sig}{t(': void')} => {{")
     p.indent()
+    p.value("const end = r.end;")
+    p.value("const at = base + off;")
+    p.value(f"if (off === 0 || at < slotEnd || at + {STRUCT.header_size} > end) "
+            f"{c}.enter(r, base, off, slotEnd, d);")
+    p.value("const dv = r.view;")
+    p.value("const stored = dv.getUint32(at, true);")
+    p.value(f"if (stored < {STRUCT.header_size} || stored > end - at || "
+            f"dv.getUint32(at + {STRUCT.type_at}, true) !== {lay.type_number} || "
+            "d < 1 || stored > r.budget) {")
+    p.indent()
+    p.value(f"{c}.enter(r, base, off, slotEnd, d);")
+    p.outdent()
+    p.value("}")
+    p.value("r.budget -= stored;")
+    p.value(f"if (stored < {lay.body_size}) return {c}.checkOlder(r, at, stored, d);")
     for step in steps:
         if step.op == "values":
             for f in step.fields:
                 if f.helper in VALUE_CHECKS:
-                    p.value(VALUE_CHECKS[f.helper](k, f"at + {(f.at or 0) + DECIMAL.scale_at}",
-                                                   f"at + {f.at}", "at"))
+                    VALUE_CHECKS[f.helper](p, k, f)
         else:
-            fill = terms(g, k, step)
-            emit(p, CHECKS[fill["how"]], **fill)
+            CHECKS[in_line(step.field.wire)](g, p, k, step)
     p.outdent()
     p.value("};")
