@@ -1,28 +1,17 @@
-"""The Python generator: one module per package, on the `fastwire_runtime` package.
+"""The Python generator: a module `<package>_fbe.py` per package (the suffix keeps a package
+`json` from hiding a module) on the `fastwire_runtime` package; modules import each other
+as siblings (`import proto_fbe as _proto`), in a Python package or side by side.
 
-    fastwire compile schemas/proto.fbe --lang python --final --json --proto -o gen/
-    fastwire --python --input=schemas/proto.fbe --output=gen/          # fbec's flags
+A module holds enums (`enum.IntEnum`, `enum.IntFlag`); a class per struct (`__slots__`,
+`__init__` with the schema's defaults, equality, hashing and ordering by the [key] fields,
+`__repr__` as C++ prints, JSON with --json); its codec's straight-line functions over
+precompiled `struct.Struct` layouts (docs/performance/python.md), the generic rest in the
+runtime; `<Struct>Model` and `<Struct>FinalModel`; with --proto the Sender and Receiver.
 
-Each package, the root and all it imports, becomes `<package>_fbe.py` (the suffix keeps a
-package `json` from hiding a module); modules import each other as siblings
-(`import proto_fbe as _proto`), in a Python package or side by side. A module holds:
-
-- enums as `enum.IntEnum`, flags as `enum.IntFlag`;
-- one class per struct or message: `__slots__`, annotations, `__init__` with the schema's
-  defaults (utc / uuid1 / uuid4 and mutable values made per call), `__eq__`, `__hash__`
-  and `__lt__` by the `[key]` fields (else `__eq__` by every field), `__repr__` as the C++
-  output prints; `to_json()` / `from_json()` with --json;
-- `<Struct>Model` (versioned) and, with --final, `<Struct>FinalModel`;
-- with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
-
-The hot paths are straight-line code over precompiled `struct.Struct` layouts
-(docs/performance/python.md says how); everything generic lives in the runtime. See
-python/README.md for the API.
-
-The parts are modules named for what they render, each a class over the one before:
-names, types (the type table by the plan's helper names), literals, structs (enums and
-classes), versioned and final (the codecs, from the plan's steps), codecs, protocol;
-header renders the imports. `generate` puts the parts in order.
+Modules, each a class over the one before: types (names, and the type table by the
+plan's helpers), structs (defaults, enums, classes), versioned and final (the codecs from
+the plan's steps), protocol (the codec tables, root models, protocol); header renders
+the imports.
 """
 
 from __future__ import annotations

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Union
 
 from ... import ir, plan
-from .names import field_attr, pyname
-from .types import ROLES, role
+from .types import ROLES, field_attr, pyname, role
 from .versioned import Versioned
 
 
@@ -72,7 +71,7 @@ class Final(Versioned):
                 $puts$
         """, n=n, puts="\n".join(puts) or "pass")
 
-        # deserialize and verify; the sizes of runs are added to p lazily (`pending`).
+        # deserialize and verify, the sizes of runs added to p lazily (`pending`)
         gets: List[str] = []
         checks: List[str] = []
         values: List[str] = []

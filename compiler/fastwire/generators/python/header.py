@@ -12,7 +12,7 @@ from ..common.docs import comment_text
 from ..common.docs import python_docstring as docstring
 from ..options import Options
 from ..printer import Printer
-from .names import StandardNames
+from .types import StandardNames
 
 # The standard types a module may name, and where they come from.
 STANDARD = (("Decimal", "decimal"), ("Optional", "typing"), ("UUID", "uuid"))
@@ -49,10 +49,8 @@ def header_text(pkg: ir.Package, options: Options, std: StandardNames) -> str:
         for name in imports:
             p.value(f"from . import {naming.module_name('python', name)} as _{name}")
         p.outdent()
-        # For mypy: a check of a package sees both branches (so the second binds the
-        # name again, to a module it may not find); one of modules side by side must
-        # skip the first (mypy.ini: always_false = __package__), where this comment
-        # is unused.
+        # For mypy, which sees both branches in a package (so the second binds the name
+        # again) and must skip the first side by side (always_false = __package__).
         p.print("else:  # the generated modules side by side on sys.path")
         p.indent()
         for name in imports:

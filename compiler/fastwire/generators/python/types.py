@@ -4,14 +4,77 @@ and `Types`, what every part shares. Sizes and offsets come from the model and i
 
 from __future__ import annotations
 
-from collections import ChainMap
 from dataclasses import dataclass
-from typing import Dict, List, Tuple
+from functools import lru_cache
+from typing import AbstractSet, Dict, List, Optional, Set, Tuple
 
 from ... import ir, lower, plan
+from ..common import naming
 from ..options import Options
 from ..printer import Printer
-from .names import StandardNames, field_attr, pyname, split
+
+# Attribute names the generated classes use themselves.
+CLASS_NAMES = frozenset(("self", "to_json", "from_json"))
+
+
+@lru_cache(maxsize=1 << 16)  # names are made again and again: once each
+def pyname(name: str, taken: AbstractSet[str] = frozenset()) -> str:
+    """A schema identifier as a Python identifier: keywords and clashes get a trailing _,
+    and a leading __ (which Python would mangle inside a class) becomes f__."""
+    if name.startswith("__") and not name.endswith("__"):
+        name = "f" + name
+    name = naming.ident("python", name)
+    while name in taken:
+        name = naming.ident("python", name + "_")
+    return name
+
+
+@lru_cache(maxsize=1 << 16)
+def member_name(name: str) -> str:
+    """An enum member name Python's enum module accepts."""
+    if name.startswith("__") and not name.endswith("__"):
+        return "m" + name
+    if (name in naming.RESERVED["python"] or name in ("mro", "name", "value")
+            or (len(name) > 1 and name[0] == "_" and name[-1] == "_")):
+        return name + "_"
+    return name
+
+
+@lru_cache(maxsize=1 << 16)
+def field_attr(name: str) -> str:
+    """The attribute of a field in the generated class."""
+    return pyname(name, CLASS_NAMES)
+
+
+def split(qualified: str, package: str) -> Tuple[str, str]:
+    """(module prefix, name) of a qualified type name seen from `package`: the prefix is
+    empty for the package's own types, else the imported module's alias and a dot."""
+    pkg, _, name = qualified.rpartition(".")
+    return ("" if pkg == package else f"_{pkg}."), name
+
+
+class Terms(Dict[str, object]):
+    """A template's terms, then the standard names."""
+
+    std: "StandardNames"
+
+    def __missing__(self, key: str) -> object:
+        return self.std[key]
+
+
+class StandardNames(Dict[str, object]):
+    """Decimal, UUID and Optional as the module names them (`_Decimal` where the package
+    declares a type `Decimal`); a template that looks one up marks it used."""
+
+    def __init__(self, local: AbstractSet[str]):
+        super().__init__({n: f"_{n}" if n in local else n for n in ("Decimal", "UUID", "Optional")})
+        self.used: Set[str] = set()
+
+    def __getitem__(self, key: str) -> object:
+        value = super().__getitem__(key)
+        self.used.add(key)
+        return value
+
 
 # Versioned slot formats (struct module letters) by scalar or helper; "I" (an offset) else.
 FORMATS = {
@@ -94,8 +157,7 @@ ROLES: Dict[str, Role] = {
 
 
 class Types:
-    """One package's module being generated: the package, the lowered model, the printer,
-    and the Python names of types, fields and codecs."""
+    """One package's module being generated, and the Python names of its types and codecs."""
 
     def __init__(self, model: lower.WireModel, package: ir.Package, options: Options):
         self.model = model
@@ -103,12 +165,13 @@ class Types:
         self.options = options
         self.p = Printer(indent=options.indent, tabs=options.tabs)
         self.std = StandardNames({t.name for t in package.types})
+        self.terms_of: Optional[ir.StructType] = None  # the struct whose field terms are `known`
+        self.known: Dict[Tuple[str, Optional[int]], Dict[str, object]] = {}
         self.enums = {t.qualified_name: t for pkg in model.schema.packages for t in pkg.types
                       if isinstance(t, ir.EnumType)}
 
     def ordered_structs(self) -> List[ir.StructType]:
-        """Structs in the model's emission order (each after the local structs it refers
-        to): the runtime sizes a struct from its fields' codecs."""
+        """Structs in the model's emission order (each after the local structs it refers to)."""
         by_name = {s.qualified_name: s for s in self.pkg.structs}
         return [by_name[n] for n in self.model.package(self.pkg.name).emission_order]
 
@@ -117,9 +180,11 @@ class Types:
 
     def fill(self, template: str, **terms: object) -> str:
         """`template` with `terms` and the standard names (marked used when used)."""
-        return template.format_map(ChainMap(terms, self.std))
+        found = Terms(terms)
+        found.std = self.std
+        return template.format_map(found)
 
-    # ---- names -------------------------------------------------------------------------
+    # ---- names
     def type_name(self, qualified: str) -> str:
         """The Python expression naming an enum, flags or struct class."""
         mod, name = split(qualified, self.pkg.name)
@@ -132,22 +197,24 @@ class Types:
         mod, name = split(w.ref, self.pkg.name)
         return {"mod": mod, "ref": name, "cls": pyname(name)}
 
+    def render(self, table: Dict[str, str], w: plan.WireType) -> str:
+        """`w` by its helper's template in `table` ("int" if none), its element and key alike."""
+        return self.fill(table.get(w.helper, "int"), length=w.length, **self.ref_terms(w),
+                         element=self.render(table, w.element) if w.element else "",
+                         key=self.render(table, w.key) if w.key else "")
+
     def codec(self, w: plan.WireType) -> str:
         """A runtime expression giving the codec of a value of wire type `w`."""
-        return self.fill(CODECS[w.helper], length=w.length, **self.ref_terms(w),
-                         element=self.codec(w.element) if w.element else "",
-                         key=self.codec(w.key) if w.key else "")
+        return self.render(CODECS, w)
+
+    def annotation(self, w: plan.WireType) -> str:
+        return self.render(ANNOTATIONS, w)
 
     def field_codec(self, s: ir.StructType, f: plan.PlanField) -> str:
         """The name of the codec a field uses: a shared one, or the struct's own."""
         if f.helper in BUILT:
             return f"_F_{s.name}_{field_attr(f.name)}"
         return self.codec(f.wire)
-
-    def annotation(self, w: plan.WireType) -> str:
-        return self.fill(ANNOTATIONS.get(w.helper, "int"), **self.ref_terms(w),
-                         element=self.annotation(w.element) if w.element else "",
-                         key=self.annotation(w.key) if w.key else "")
 
     @staticmethod
     def letters(w: plan.WireType) -> str:
@@ -158,17 +225,29 @@ class Types:
         return FORMATS.get(w.scalar or w.helper, "I").format(slot=w.slot)
 
     def terms(self, s: ir.StructType, f: plan.PlanField, **more: object) -> Dict[str, object]:
-        """What a Role's templates are filled with, for field `f` at slot offset f.at."""
-        attr = field_attr(f.name)
-        at = f.at or 0
-        return {"v": f"v.{attr}", "a": f"{attr}_", "attr": attr, "off": at,
-                "end": f"pos + {at + f.wire.slot}", "codec": self.field_codec(s, f),
-                **self.ref_terms(f.wire), **more}
+        """What a Role's templates are filled with, for field `f` at slot offset f.at (made
+        once a field of the struct being written)."""
+        if self.terms_of is not s:
+            self.terms_of, self.known = s, {}
+        found = self.known.get((f.name, f.at))
+        if found is None:
+            attr = field_attr(f.name)
+            at = f.at or 0
+            found = self.known[f.name, f.at] = {
+                "v": f"v.{attr}", "a": f"{attr}_", "attr": attr, "off": at, "end": f"pos + {at + f.wire.slot}",
+                "codec": self.field_codec(s, f), **self.ref_terms(f.wire)}
+        return {**found, **more} if more else found
 
     def expr(self, template: str, s: ir.StructType, f: plan.PlanField, **more: object) -> str:
         return self.fill(template, **self.terms(s, f, **more))
 
-    # ---- formatting ----------------------------------------------------------------------
+    # ---- formatting
+    def emit(self, template: str, **terms: object) -> None:
+        """`template` printed (Printer.print), without the lines its terms leave empty."""
+        start = len(self.p.lines)
+        self.p.print(template, **terms)
+        self.p.lines[start:] = [line for line in self.p.lines[start:] if line]
+
     def gap(self) -> None:
         """Two blank lines, as between top-level definitions."""
         self.p.blank()

@@ -3,12 +3,11 @@ precompiled struct layouts, with older versions and errors left to the runtime."
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from ... import ir, layouts, plan
-from .names import field_attr, pyname
 from .structs import Structs
-from .types import ROLES, fields_of, role
+from .types import ROLES, Role, field_attr, fields_of, pyname, role
 
 LENGTH = layouts.BLOCK.length_size  # of a string or bytes block
 HEADER = layouts.STRUCT.header_size  # of a struct's body
@@ -42,20 +41,20 @@ class Versioned(Structs):
         versioned = self.layout(s).plan.versioned
         fields = fields_of(versioned.steps)
         body = versioned.body_size
-        write_fmt = "".join(self.letters(f.wire) for f in fields)
-        # Reads unpack [size][type] and the slots at once; arrays are read by their codecs,
-        # and verify unpacks only the slots it checks.
-        read_fmt = pads([self.letters(f.wire) if role(f).slots else f"{f.wire.slot}x"
-                         for f in fields])
-        check_fmt = pads([self.letters(f.wire) if role(f).checked else f"{f.wire.slot}x"
-                          for f in fields])
-        flat = bool(fields) and all(f.wire.is_value or role(f).text for f in fields)
+
+        def fmt(unpacked: Callable[[Role], object]) -> str:
+            """The slots' format, pad bytes for those not unpacked (reads leave arrays to their
+            codecs; verify unpacks only what it checks)."""
+            return pads([self.letters(f.wire) if unpacked(role(f)) else f"{f.wire.slot}x" for f in fields])
+
+        write_fmt, read_fmt, check_fmt = fmt(bool), fmt(lambda r: r.slots), fmt(lambda r: r.checked)
+        flat = bool(fields) and all(f.wire.is_value or role(f).text for f in fields)  # packed at once
         # A string or bytes field whose block writers put right after the body (no other
         # field has a block before it): its length is written and read with the body.
         heap = [f for f in fields if not f.wire.is_value]
         after = heap[0] if heap and role(heap[0]).text else None
         length, note = ("I", f", {after.name}'s length") if after else ("", "")
-        if flat:  # written at once
+        if flat:
             p.value(f'_VP_{n} = _rt.layout("II{write_fmt}{length}")  # header, slots{note}')
         elif after:  # the header and zeros first, then the heap, then the slots
             p.value(f'_VS_{n} = _rt.layout("II{body - HEADER}x{length}")  # header, zeros{note}')
@@ -63,10 +62,8 @@ class Versioned(Structs):
             p.value(f"_VH_{n} = _rt.header({body}, {s.type_number})  # header, zeros")
         if fields and not flat:
             p.value(f'_VL_{n} = _rt.layout("{write_fmt}")  # slots')
-        if flat and read_fmt == write_fmt:
-            p.value(f"_VG_{n} = _VP_{n}  # reads the same")
-        else:
-            p.value(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")  # reads: header, slots{note}')
+        p.value(f"_VG_{n} = _VP_{n}  # reads the same" if flat and read_fmt == write_fmt else
+                f'_VG_{n} = _rt.layout("II{read_fmt}{length}")  # reads: header, slots{note}')
         p.value(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")  # verifies: what is checked')
         cls = pyname(n)
 
@@ -129,69 +126,49 @@ class Versioned(Structs):
                 return pos - base
         """, n=n, puts="\n".join(puts))
 
-        # deserialize
-        self.gap()
-        p.print("""
-            def _vget_$n$(r, base, off, slot_end, d):
-        """, n=n)
-        p.indent()
-        if fields:
-            p.value(f"v = _new({cls})")
-        self.emit_enter(s, "_VG", "vget_slow",
-                        ["stored", "found"] + [x for f in fields for x in raw(f, direct=True)]
-                        + (["n"] if after else []), after)
-        if any(role(f).nested for f in fields):
-            p.print("d -= 1")
-        for f in fields:
-            get = f"v.{field_attr(f.name)} = {self.expr(role(f).vget, s, f)}"
-            if f is after:
-                p.print("""
-                    if ($a$_ == $body$ and (q := pos + $start$ + n) <= r.end
+        # deserialize, and verify: one unpack and one condition for the usual case, then
+        # each field from its slot (or checked)
+        for get in (True, False):
+            self.gap()
+            p.print("def _$fn$_$n$(r, base, off, slot_end, d):", fn="vget" if get else "vcheck", n=n)
+            p.indent()
+            if get:
+                if fields:
+                    p.value(f"v = _new({cls})")
+                names = [x for f in fields for x in raw(f, direct=True)]
+                stmts = [(f, f"v.{field_attr(f.name)} = {self.expr(role(f).vget, s, f)}")
+                         for f in fields if role(f).vget]
+            else:
+                names = [x for f in fields if role(f).checked for x in raw(f)]
+                stmts = [(f, c) for f in fields if (c := self.vcheck_stmt(s, f))]
+            self.emit_enter(s, "_VG" if get else "_VC", "vget_slow" if get else "vcheck_slow",
+                            ["stored", "found"] + names + (["n"] if after else []), after)
+            if any(role(f).nested for f, _ in stmts):
+                p.print("d -= 1")
+            for f, stmt in stmts:
+                if f is not after:
+                    p.value(stmt)
+                    continue
+                start = body + LENGTH
+                self.emit("""
+                    if ($a$_ == $body$ and $room$
                             and (rest := budget - $length$ - n) >= 0):
                         r.budget = rest  # where writers put it, right after the body
                         $read$
                     else:
                         r.budget = budget
-                        $get$
-                """, a=field_attr(f.name), body=body, start=body + LENGTH, get=get, length=LENGTH,
-                    read=self.read_text(f, f"r.buf[pos + {body + LENGTH}:q]"))
-            elif role(f).vget:
-                p.print(get)
-        p.print("return v" if fields else f"return {cls}()")
-        p.outdent()
-
-        # verify
-        self.gap()
-        checks = [(f, self.vcheck_stmt(s, f)) for f in fields]
-        checks = [(f, c) for f, c in checks if c]
-        p.print("""
-            def _vcheck_$n$(r, base, off, slot_end, d):
-        """, n=n)
-        p.indent()
-        self.emit_enter(s, "_VC", "vcheck_slow",
-                        ["stored", "found"] + [x for f in fields if role(f).checked
-                                               for x in raw(f)] + (["n"] if after else []), after)
-        if any(role(f).nested for f, _ in checks):
-            p.print("d -= 1")
-        for f, c in checks:
-            if f is after:
-                p.print("""
-                    if ($a$_ == $body$ and n <= r.end - pos - $start$
-                            and (rest := budget - $length$ - n) >= 0):
-                        r.budget = rest  # where writers put it, right after the body
-                    else:
-                        r.budget = budget
-                        $check$
-                """, a=field_attr(f.name), body=body, start=body + LENGTH, check=c, length=LENGTH)
-            else:
-                p.print(c)
-        p.outdent()
+                        $stmt$
+                """, a=field_attr(f.name), body=body, length=LENGTH, stmt=stmt,
+                    room=f"(q := pos + {start} + n) <= r.end" if get else f"n <= r.end - pos - {start}",
+                    read=self.read_text(f, f"r.buf[pos + {start}:q]") if get else "")
+            if get:
+                p.print("return v" if fields else f"return {cls}()")
+            p.outdent()
 
     def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str],
                    after: Optional[plan.PlanField]) -> None:
-        """A versioned reader's start: one unpack of the header and slots, one condition
-        for the usual case (the runtime venter()'s checks); an older version or an error
-        goes to the runtime's slow path."""
+        """A versioned reader's start: one unpack of the header and slots, one condition for
+        the usual case (venter()'s checks); an older version or an error goes to the runtime."""
         self.p.print("""
             pos = base + off
             try:
