@@ -190,7 +190,8 @@ def test_repeated_keys():
 
 
 def test_enums_are_numbers_only():
-    assert hostile.Tags.from_json('{"color":2,"by_color":{"1":3}}').color == 2
-    for text in ['{"color":"green"}', '{"color":"1"}', '{"mode":"read"}', '{"colors":["blue"]}',
-                 '{"by_id":{"1":"red"}}', '{"by_color":{"blue":1}}']:
-        rejects(hostile.Tags, text)
+    assert everything.Optionals.from_json('{"f_enum":1,"f_flags":3}').f_enum == 1
+    for text in ['{"f_enum":"a1"}', '{"f_enum":"1"}', '{"f_flags":"a"}']:
+        rejects(everything.Optionals, text, "bad_value")
+    for text in ['{"f_vector_optional":["a1"]}', '{"f_map_enum_key":{"a1":{}}}']:
+        rejects(everything.Collections, text)
