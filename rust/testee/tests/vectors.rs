@@ -215,3 +215,22 @@ fn deep_nesting_is_too_deep_not_a_stack_overflow() {
         std::mem::forget(node); // dropping 10 000 nested nodes recurses
     }
 }
+
+/// docs/wire-format.md#json, "Repeated keys": a struct field's last value replaces it whole
+/// (no merge), every value is checked; enums and flags are numbers only.
+#[test]
+fn json_repeated_keys_and_enum_names() {
+    let a: proto::Account = fastwire::from_json(
+        br#"{"wallet":{"currency":"X","amount":2.0},"wallet":{"amount":5.0},"asset":{"currency":"A","amount":1.0},"asset":{"currency":"B"},"orders":[{"uid":1,"symbol":"s"}],"orders":[{"uid":2}]}"#,
+    )
+    .unwrap();
+    assert_eq!((a.wallet.currency.as_str(), a.wallet.amount), ("", 5.0));
+    let asset = a.asset.unwrap();
+    assert_eq!((asset.currency.as_str(), asset.amount), ("B", 0.0));
+    assert_eq!(a.orders.len(), 1);
+    assert_eq!((a.orders[0].uid, a.orders[0].symbol.as_str()), (2, ""));
+    for text in [&br#"{"uid":"x","uid":1}"#[..], br#"{"side":"sell"}"#, br#"{"side":"1"}"#] {
+        assert!(fastwire::from_json::<proto::Order>(text).is_err());
+    }
+    assert!(fastwire::from_json::<proto::Account>(br#"{"state":"good"}"#).is_err());
+}
