@@ -779,8 +779,10 @@ def json_rules(w: Writer) -> None:
         else:
             reject(f"range/{field}-{number}", P, prim_field(field, number))
 
-    # Repeated keys: a struct field takes the last value; map keys spelled differently but
-    # equal by the schema's rule keep the first entry.
+    # Repeated keys: a struct field takes the last value, whole (a struct's fields that
+    # the last object does not name have their defaults, not the earlier object's); map
+    # keys equal by the schema's rule, the same text included, keep the first entry; and
+    # every value is checked, also one a later key overrides or a first entry shadows.
     same("repeated/scalar-field", "proto.Order", '{"uid":1,"symbol":"a","uid":2}', '{"uid":2,"symbol":"a"}')
     same("repeated/optional-then-null", "proto.Account", '{"asset":{"currency":"X"},"asset":null}', "{}")
     same("repeated/optional-null-then-value", "proto.Account", '{"asset":null,"asset":{"currency":"X"}}',
@@ -796,6 +798,72 @@ def json_rules(w: Writer) -> None:
          coll_field("f_map_enum_key", '{"2":' + js(OPT_NULL) + ',"002":' + js(OPT_FULL) + "}"),
          coll_field("f_map_enum_key", '{"2":' + js(OPT_NULL) + "}"))
     reject("repeated/map-key-invalid-value", C, coll_field("f_map", '{"7":"a","07":5}'))
+    same("repeated/map-same-key", C, coll_field("f_map", '{"7":"a","7":"b"}'), coll_field("f_map", '{"7":"a"}'))
+    same("repeated/hash-same-key", C, coll_field("f_hash_optional", '{"k":null,"k":' + js(prim()) + "}"),
+         coll_field("f_hash_optional", '{"k":null}'))
+    same("repeated/enum-key-same-key", C,
+         coll_field("f_map_enum_key", '{"2":' + js(OPT_NULL) + ',"2":' + js(OPT_FULL) + "}"),
+         coll_field("f_map_enum_key", '{"2":' + js(OPT_NULL) + "}"))
+    same("repeated/struct-key-same-key", C,
+         coll_field("f_hash_struct_key", "[[" + js(order(1)) + "," + js(OPT_NULL) + "],[" + js(order(1)) + ","
+                    + js(OPT_FULL) + "]]"),
+         coll_field("f_hash_struct_key", "[[" + js(order(1)) + "," + js(OPT_NULL) + "]]"))
+    for label, value in [("second", '{"7":"a","7":5}'), ("first", '{"7":5,"7":"a"}'),
+                         ("middle", '{"7":"a","7":null,"7":"b"}')]:
+        reject(f"repeated/map-same-key-invalid-{label}", C, coll_field("f_map", value))
+    reject("repeated/hash-same-key-invalid-second", C, coll_field("f_hash_optional", '{"k":null,"k":5}'))
+    reject("repeated/enum-key-same-key-invalid-second", C,
+           coll_field("f_map_enum_key", '{"2":' + js(OPT_NULL) + ',"2":{"f_int32":"x"}}'))
+    reject("repeated/field-invalid-then-valid", "proto.Order", '{"uid":"x","uid":1}')
+    reject("repeated/field-out-of-range-then-valid", "proto.Order", '{"uid":3000000000,"uid":1}')
+    reject("repeated/struct-field-invalid-then-valid", "proto.Account",
+           '{"wallet":{"amount":"x"},"wallet":{"currency":"Y"}}')
+    reject("repeated/optional-field-invalid-then-null", "proto.Account", '{"asset":{"amount":"x"},"asset":null}')
+    reject("repeated/vector-field-invalid-then-valid", C, coll_field("f_vector", "[256]")[:-1] + ',"f_vector":[1]}')
+    reject("repeated/element-field-invalid-then-valid", C, coll_field("f_vector_struct", '[{"uid":"x","uid":1}]'))
+    reject("repeated/map-value-field-invalid-then-valid", C,
+           coll_field("f_map_enum_key", '{"2":{"f_int32":"x","f_int32":1}}'))
+    # A repeated struct-valued field: the last object replaces the whole struct.
+    same("repeated/struct-partial", "proto.Account",
+         '{"wallet":{"currency":"X","amount":2.0},"wallet":{"amount":5.0}}', '{"wallet":{"amount":5.0}}')
+    same("repeated/optional-struct-partial", "proto.Account",
+         '{"asset":{"currency":"X","amount":2.0},"asset":{"currency":"Y"}}', '{"asset":{"currency":"Y"}}')
+    same("repeated/optional-struct-partial-order", OPT,
+         opt_field("f_order", '{"uid":1,"symbol":"a","price":1.5}')[:-1] + ',"f_order":{"uid":2}}',
+         opt_field("f_order", '{"uid":2}'))
+    same("repeated/vector-struct-partial", C,
+         coll_field("f_vector_struct", '[{"uid":1,"symbol":"a"},{"uid":3}]')[:-1] + ',"f_vector_struct":[{"uid":2}]}',
+         coll_field("f_vector_struct", '[{"uid":2}]'))
+    same("repeated/struct-in-vector-partial", C,
+         coll_field("f_list_optional", "[" + opt_field("f_order", '{"uid":1,"symbol":"a"}')[:-1]
+                    + ',"f_order":{"uid":2}}]'),
+         coll_field("f_list_optional", "[" + opt_field("f_order", '{"uid":2}') + "]"))
+    same("repeated/struct-map-value-partial", C,
+         coll_field("f_map_enum_key", '{"1":' + opt_field("f_order", '{"uid":1,"symbol":"a"}')[:-1]
+                    + ',"f_order":{"uid":2}}}'),
+         coll_field("f_map_enum_key", '{"1":' + opt_field("f_order", '{"uid":2}') + "}"))
+    same("repeated/map-field-partial", C,
+         coll_field("f_map_enum_key", '{"1":' + opt_field("f_int32", "5") + "}")[:-1]
+         + ',"f_map_enum_key":{"2":' + opt_field("f_int32", "7") + "}}",
+         coll_field("f_map_enum_key", '{"2":' + opt_field("f_int32", "7") + "}"))
+
+    # Enums and flags are numbers only: a name, or a string holding the number, is the
+    # wrong JSON type wherever one is read; an enum map key is a string holding the number.
+    for label, name in [("order-side", "sell"), ("account-state", "good"), ("optional-f_enum", "a1"),
+                        ("optional-f_flags", "a"), ("f_vector_optional", "a1")]:
+        for what, text in [("name", js(name)), ("number", '"1"')]:
+            if label.startswith("optional-"):
+                type_name, value = OPT, opt_field(label[len("optional-"):], text)
+            elif label == "f_vector_optional":
+                type_name, value = C, coll_field(label, "[0," + text + "]")
+            else:
+                type_name = "proto.Order" if label == "order-side" else "proto.Account"
+                value = "{" + js(label.split("-")[1]) + ":" + text + "}"
+            reject(f"enum-string/{label}/{what}", type_name, value)
+    reject("enum-string/map-value-f_enum/name", C,
+           coll_field("f_map_enum_key", '{"1":' + opt_field("f_enum", '"a1"') + "}"))
+    reject("enum-string/f_map_enum_key-key-name", C, coll_field("f_map_enum_key", '{"a1":' + js(OPT_NULL) + "}"))
+    reject("enum-string/repeated-name-then-number", "proto.Order", '{"side":"sell","side":1}')
 
     # Wrong JSON types, for every kind of field.
     wrong = {"true": "true", "number": "1", "fraction": "1.5", "string": '"x"', "array": "[]",

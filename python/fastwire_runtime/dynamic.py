@@ -42,11 +42,13 @@ from .wire import (
     Codec,
     Field,
     Int,
+    JsonRepeated,
     MapCodec,
     OptionalCodec,
     Reader,
     SequenceCodec,
     StructCodec,
+    check_repeated,
     explain,
     header,
     problem,
@@ -227,7 +229,9 @@ class DynamicStruct(StructCodec):
 
     def load_json(self, j: Any) -> Record:
         if type(j) is not dict:
-            fail("bad_value", f"{self.name} expects an object")
+            if type(j) is not JsonRepeated:
+                fail("bad_value", f"{self.name} expects an object")
+            check_repeated(self.fields, j)
         obj = self.record()
         for f in self.fields:
             obj[f.name] = f.codec.load_json(j[f.name]) if f.name in j else f.default_of()

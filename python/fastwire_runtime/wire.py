@@ -1536,11 +1536,11 @@ class MapCodec(Codec):
     def load_json(self, j: Any) -> dict:
         if self.pairs:
             return self._load_pairs(j)
-        if type(j) is not dict:
+        if type(j) is not dict and type(j) is not JsonRepeated:
             fail("bad_value", f"{self.name} expects an object")
         k, v = self.key.unkey_json, self.value.load_json
         out: dict = {}
-        for a, b in j.items():
+        for a, b in (j.pairs if type(j) is JsonRepeated else j.items()):
             key, value = k(a), v(b)  # a duplicate key's value must be valid too
             if key not in out:
                 out[key] = value
@@ -1660,7 +1660,9 @@ class StructCodec(Codec):
 
     def load_json(self, j: Any) -> Any:
         if type(j) is not dict:
-            fail("bad_value", f"{self.name} expects an object")
+            if type(j) is not JsonRepeated:
+                fail("bad_value", f"{self.name} expects an object")
+            check_repeated(self.fields, j)
         obj = self.cls()
         for f in self.fields:
             if f.name in j:
@@ -1683,7 +1685,7 @@ class StructCodec(Codec):
                     text.encode("utf-8", "surrogatepass")) > lim.max_message_size):
                 fail("too_large", "JSON text longer than max_message_size")
             parsed = json.loads(text, parse_float=Decimal, parse_int=_json_int,
-                                parse_constant=_not_json)
+                                parse_constant=_not_json, object_pairs_hook=_json_object)
             if "\\u" in text:
                 _no_lone_surrogates(text)
         except (ValueError, TypeError) as err:
@@ -1716,6 +1718,31 @@ _json_state = threading.local()  # zero_left: zero-size elements the read may st
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _INNERMOST = re.compile(r"\[\]|\{\}")
+
+
+class JsonRepeated(dict):
+    """A JSON object with a repeated key: the dict of each key's last value (a struct
+    field's), and `pairs`, every member as written (a map keeps each key's first value)."""
+    __slots__ = ("pairs",)
+    pairs: list
+
+
+def _json_object(pairs: list) -> dict:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        d = JsonRepeated(d)
+        d.pairs = pairs
+    return d
+
+
+def check_repeated(fields: Any, j: JsonRepeated) -> None:
+    """Reads every value of a repeated field, also those a later one overrides: each must
+    be valid (docs/wire-format.md#json, "Repeated keys")."""
+    by_name = {f.name: f.codec for f in fields}
+    for k, x in j.pairs:
+        c = by_name.get(k)
+        if c is not None:
+            c.load_json(x)
 
 
 # JSON's -0: 0 for an integer field, -0 for a decimal (its exact text) or a double. The

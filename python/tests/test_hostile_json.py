@@ -173,3 +173,25 @@ def test_json_obeys_the_binary_budget():
     with pytest.raises(rt.DecodeError) as err:
         hostile._S_Bag.from_json('{"words":["' + "x" * 100 + '"]}', small)
     assert err.value.code == "too_large"
+
+
+def test_repeated_keys():
+    # A field's last value wins whole; a map's first entry stays; every value is checked
+    # (docs/wire-format.md#json, "Repeated keys").
+    c = everything.Collections.from_json('{"f_map":{"7":"a","7":"b"},"f_vector_struct":[{"uid":1,'
+                                         '"symbol":"s"}],"f_vector_struct":[{"uid":2}]}')
+    assert c.f_map == {7: "a"}
+    assert [(o.uid, o.symbol) for o in c.f_vector_struct] == [(2, "")]
+    o = everything.Optionals.from_json('{"f_order":{"uid":1,"symbol":"s"},"f_order":{"uid":2}}')
+    assert (o.f_order.uid, o.f_order.symbol) == (2, "")
+    for text in ['{"f_map":{"7":5,"7":"a"}}', '{"f_map":{"7":"a","7":5}}',
+                 '{"f_vector_struct":[{"uid":"x","uid":1}]}', '{"f_vector":["x"],"f_vector":[]}']:
+        rejects(everything.Collections, text, "bad_value")
+
+
+def test_enums_are_numbers_only():
+    assert everything.Optionals.from_json('{"f_enum":1,"f_flags":3}').f_enum == 1
+    for text in ['{"f_enum":"a1"}', '{"f_enum":"1"}', '{"f_flags":"a"}']:
+        rejects(everything.Optionals, text, "bad_value")
+    for text in ['{"f_vector_optional":["a1"]}', '{"f_map_enum_key":{"a1":{}}}']:
+        rejects(everything.Collections, text)

@@ -75,6 +75,18 @@ class TestTypes < Minitest::Test
     assert_equal({ 7 => "a" }, j.f_map)
   end
 
+  # docs/wire-format.md#json, "Repeated keys": a field's last value wins, a map's first
+  # entry stays, every value is checked.
+  def test_json_repeated_keys
+    assert_equal({ 7 => "a" }, Everything::Collections.from_json('{"f_map":{"7":"a","7":"b"}}').f_map)
+    a = Proto::Account.from_json('{"wallet":{"currency":"X","amount":2.0},"wallet":{"amount":5.0}}')
+    assert_equal ["", 5.0], [a.wallet.currency, a.wallet.amount]
+    ['{"f_map":{"7":5,"7":"a"}}', '{"f_map":{"7":"a","7":5}}', '{"f_vector_struct":[{"uid":"x","uid":1}]}'].each do |t|
+      assert_raises(Fastwire::DecodeError) { Everything::Collections.from_json(t) }
+    end
+    assert_raises(Fastwire::DecodeError) { Proto::Order.from_json('{"side":"sell"}') }
+  end
+
   def test_json_forms
     p = Everything::Primitives.new(f_double: Float::NAN, f_float: 1.5e10, f_int64: -(1 << 63), f_uint64: (1 << 64) - 1,
                                    f_bytes: "\x00\xFF".b, f_string: "\u0001\u001F/\u007F")

@@ -17,7 +17,7 @@
  * match; nesting is bounded; decimal scales <= 28.
  */
 import { DecodeError, EncodeError, fail } from "./errors.js";
-import { isObject, JsonNumber, type JsonValue } from "./json.js";
+import { isObject, JsonNumber, type JsonValue, repeatedMembers } from "./json.js";
 import {
   base64Decode,
   base64Encode,
@@ -1222,9 +1222,21 @@ export class MapCodec<K, V> extends Codec<Map<K, V>> {
       return out;
     }
     if (!isObject(j)) return wrongJson(this.name, j);
+    const earlier = repeatedMembers(j);
+    let first: Map<string, JsonValue> | undefined;
+    if (earlier) {
+      // The same key text twice: the first value stays, every one must be valid.
+      first = new Map();
+      for (const [k, v] of earlier) {
+        this.value.fromJson(v);
+        if (!first.has(k)) first.set(k, v);
+      }
+    }
     for (const [k, v] of j) {
       const key = this.key.fromKey(k);
-      const value = this.value.fromJson(v);
+      let value = this.value.fromJson(v);
+      const kept = first?.get(k);
+      if (kept !== undefined) value = this.value.fromJson(kept);
       add(out, key, value);
     }
     return out;
@@ -1256,6 +1268,7 @@ export interface Field {
 /** A generated struct: its fields over their codecs; usable in collections and optionals. */
 export class StructCodec<T extends object> extends Codec<T> {
   fields: readonly Field[] = [];
+  private byName?: Map<string, Field>;
   body = 8;
   equality: readonly Field[] = [];
   constructor(
@@ -1402,6 +1415,12 @@ export class StructCodec<T extends object> extends Codec<T> {
     for (const f of this.fields) {
       const x = j.get(f.name);
       if (x !== undefined) v[f.prop] = f.codec.fromJson(x);
+    }
+    const earlier = repeatedMembers(j);
+    if (earlier) {
+      // A field's earlier values are replaced by its last one, but must be valid too.
+      this.byName ??= new Map(this.fields.map((f) => [f.name, f]));
+      for (const [k, x] of earlier) this.byName.get(k)?.codec.fromJson(x);
     }
     return v as T;
   }

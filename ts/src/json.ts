@@ -2,7 +2,7 @@
  * A strict JSON reader for untrusted text (RFC 8259): numbers are kept as their text so
  * 64-bit integers and decimals are read exactly; every array and object counts one level
  * against `maxDepth`; objects keep their keys in order (a repeated key keeps its first
- * place and its last value); strings are Unicode (a lone surrogate is rejected). Errors
+ * place and its last value, its earlier values listed by `repeatedMembers`); strings are Unicode (a lone surrogate is rejected). Errors
  * are DecodeErrors (invalid_argument, too_deep).
  */
 import { fail } from "./errors.js";
@@ -21,6 +21,17 @@ export type JsonObject = Map<string, JsonValue>;
 
 export function isObject(j: JsonValue): j is JsonObject {
   return j instanceof Map;
+}
+
+const repeated = new WeakMap<JsonObject, [string, JsonValue][]>();
+
+/**
+ * The values of an object's repeated keys that a later one replaced, in text order
+ * (undefined when no key repeats): a struct reader still checks them, a map keeps each
+ * key's first value (docs/wire-format.md#json, "Repeated keys").
+ */
+export function repeatedMembers(j: JsonObject): [string, JsonValue][] | undefined {
+  return repeated.get(j);
 }
 
 /** Parses JSON text; `maxDepth` bounds the nesting of arrays and objects. */
@@ -93,7 +104,14 @@ class Parser {
       if (this.s.charCodeAt(this.i) !== 58) this.error("':' expected");
       this.i++;
       this.ws();
-      out.set(k, this.value(depth));
+      const v = this.value(depth);
+      const old = out.get(k);
+      if (old !== undefined) {
+        const list = repeated.get(out);
+        if (list) list.push([k, old]);
+        else repeated.set(out, [[k, old]]);
+      }
+      out.set(k, v);
       this.ws();
       const c = this.s.charCodeAt(this.i);
       this.i++;

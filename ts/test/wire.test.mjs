@@ -207,6 +207,22 @@ test("a leading U+FEFF is kept in strings; JSON text that starts with one is rej
   }
 });
 
+test("repeated JSON keys: a field's last value wins whole, a map's first stays, every value is checked", async () => {
+  const everything = await gen("everything");
+  const c = rt.fromJson(everything.CollectionsCodec, '{"f_map":{"7":"a","7":"b"}}');
+  assert.deepEqual([...c.f_map], [[7, "a"]]);
+  const a = rt.fromJson(proto.AccountCodec, '{"wallet":{"currency":"X","amount":2.0},"wallet":{"amount":5.0}}');
+  assert.deepEqual([a.wallet.currency, a.wallet.amount], ["", 5.0]);
+  for (const text of [
+    '{"f_map":{"7":5,"7":"a"}}',
+    '{"f_map":{"7":"a","7":5}}',
+    '{"f_vector_struct":[{"uid":"x","uid":1}]}',
+  ]) {
+    assert.throws(() => rt.fromJson(everything.CollectionsCodec, text), rt.DecodeError, text);
+  }
+  assert.throws(() => rt.fromJson(proto.OrderCodec, '{"side":"sell"}'), rt.DecodeError);
+});
+
 test("bytes in JSON: standard Base64 with its padding, nothing else", async () => {
   const hostile = await gen("hostile");
   const blob = (text) => Buffer.from(rt.fromJson(hostile.BagCodec, `{"blob":"${text}"}`).blob).toString("latin1");

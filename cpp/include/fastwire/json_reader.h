@@ -13,7 +13,9 @@
 // Rules (spec §4.4, with fastwire's corrections):
 // - Every key is optional: a missing field keeps the value it had. Unknown keys are
 //   skipped (a newer writer's fields), but must still be JSON and Unicode. For a repeated
-//   field the last one wins; of map keys equal by the schema's rule the first stays.
+//   field the last one wins whole (a struct's is read into the field's default, not
+//   merged); of map keys equal by the schema's rule the first stays. Every value is
+//   checked, those a later key overrides or a first map key shadows too.
 // - Errors name the path and the byte offset of the offending value; reading stops
 //   there. The target stays a valid object: fields read before the error hold the new
 //   values, the others keep theirs. Syntax errors name the offset where simdjson stopped.
@@ -21,10 +23,10 @@
 //   its range (the nearest double; beyond ±1.7976931348623157e308, or a float's range,
 //   it is out of range); "NaN", "Infinity", "-Infinity" for float and double (no other
 //   spellings; bare NaN is not JSON); a decimal as a string ("0.0", "1.5e3") or as a
-//   number (its exact text); an enum or flags as a number or as the name of one of its
-//   values; `null` only for optionals. Integer fields take integers only, range-checked
-//   (-0 is 0 in every kind); char and wchar take code units. Bytes are padded standard
-//   Base64.
+//   number (its exact text); `null` only for optionals. An enum or flags is a number
+//   only (a name is the wrong type; an enum map key is a string holding the number).
+//   Integer fields take integers only, range-checked (-0 is 0 in every kind); char and
+//   wchar take code units. Bytes are padded standard Base64.
 // - A fixed array T[N] needs exactly N elements. Vectors reuse the target's elements
 //   (strings keep their capacity).
 // - Hostile input (docs/wire-format.md#json): every array and object counts one level
@@ -35,6 +37,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -249,13 +252,6 @@ bool parse_number_text(std::string_view s, T& out) noexcept {
     }
 }
 
-template <class E>
-bool enum_from_name(std::string_view s, E& out) noexcept {
-    for (const auto& e : enum_traits<E>::entries)
-        if (s == e.name) return out = e.value, true;
-    return false;
-}
-
 // Integer I from a JSON value, range-checked.
 template <class I>
 bool read_integer(read_context& ctx, value& v, I& out) {
@@ -299,8 +295,9 @@ bool read_key(std::string_view s, K& out) {
         return true;
     } else if constexpr (std::is_enum_v<K>) {
         enum_number_t<K> n{};
-        if (parse_number_text(s, n)) return out = static_cast<K>(n), true;
-        return enum_from_name(s, out);
+        if (!parse_number_text(s, n)) return false;
+        out = static_cast<K>(n);
+        return true;
     } else if constexpr (std::is_arithmetic_v<K>) {
         return parse_number_text(s, out);
     } else if constexpr (std::is_same_v<K, uuid>) {
@@ -544,6 +541,15 @@ bool read_field(read_context& ctx, std::size_t index, value& v, S& out, fields<M
     return ok;
 }
 
+// A repeated field is read again from its default (docs/wire-format.md#json): its last
+// value replaces it whole, a struct's fields included.
+template <class S, auto... M, std::size_t... I>
+void reset_field(std::size_t index, S& out, fields<M...>, std::index_sequence<I...>) {
+    static const S defaults{};
+    (void)((index == I ? (out.*M = defaults.*M, true) : false) || ...);
+    (void)defaults, (void)index, (void)out;  // a struct without fields
+}
+
 template <class S>
 bool read_struct(read_context& ctx, value& v, S& out) {
     object obj;
@@ -552,6 +558,7 @@ bool read_struct(read_context& ctx, value& v, S& out) {
     constexpr std::size_t count = names.size();
     if (++ctx.depth > ctx.max_depth) return ctx.fail(v, "nested too deeply");
     std::size_t next = 0;  // fields usually come in declaration order
+    std::bitset<count> seen;
     for (auto item : obj) {
         if (auto e = item.error(); e != simdjson::SUCCESS) return ctx.fail_simdjson(v, e);
         simdjson::ondemand::field& f = item.value_unsafe();
@@ -575,6 +582,8 @@ bool read_struct(read_context& ctx, value& v, S& out) {
             continue;
         }
         next = index + 1;
+        if (seen[index]) reset_field(index, out, all_fields_t<S>{}, std::make_index_sequence<count>{});
+        seen.set(index);
         value& fv = f.value();
         if (!read_field(ctx, index, fv, out, all_fields_t<S>{}, std::make_index_sequence<count>{})) {
             ctx.field(names[index]);
@@ -774,11 +783,6 @@ bool read_value(read_context& ctx, value& v, T& out) {
                 if (x > std::numeric_limits<N>::max()) return ctx.fail(v, "integer out of range");
                 return out = static_cast<T>(static_cast<N>(x)), true;
             }
-        }
-        std::string_view s;
-        if (v.get_string().get(s) == simdjson::SUCCESS) {
-            if (enum_from_name(s, out)) return true;
-            return ctx.fail(v, "expected a number or a value name");
         }
         N n{};
         // Reports why the number does not fit; or reads -0 (simdjson's unsigned reader

@@ -189,7 +189,10 @@ TEST(JsonRead, Errors) {
         {R"({"asset":{"amount":true}})", "asset.amount: expected a number at byte 19"},
         {R"({"orders":{}})", "orders: expected an array at byte 10"},
         {R"({"orders":[{"side":256}]})", "orders[0].side: integer out of range at byte 19"},
-        {R"({"state":"nonsense"})", "state: expected a number or a value name at byte 9"},
+        {R"({"state":"nonsense"})", "state: expected an integer at byte 9"},
+        {R"({"state":"good"})", "state: expected an integer at byte 9"},  // numbers only
+        {R"({"orders":[{"side":"sell"}]})", "orders[0].side: expected an integer at byte 19"},
+        {R"({"uid":"x","uid":1})", "uid: expected an integer at byte 7"},  // every value checked
         {R"({"uid":1} [])", "unexpected text after the value at byte 10"},
         {R"([1])", "expected an object at byte 0"},
     };
@@ -206,6 +209,25 @@ TEST(JsonRead, Errors) {
         EXPECT_FALSE(res) << bad;
         (void)fastwire::json::to_json(a);
     }
+}
+
+TEST(JsonRead, RepeatedStructFieldIsReplacedWhole) {
+    // The last value wins whole: fields it does not name have their defaults, not the
+    // earlier value's (docs/wire-format.md#json, "Repeated keys").
+    proto::Account a;
+    fastwire::json::reader r;
+    auto res = r.read(R"({"wallet":{"currency":"X","amount":2},"asset":{"currency":"A","amount":3},)"
+                      R"("orders":[{"uid":1,"symbol":"s"}],"wallet":{"amount":5},"asset":{"currency":"B"},)"
+                      R"("orders":[{"uid":2}]})", a);
+    ASSERT_TRUE(res) << res.message();
+    EXPECT_EQ(a.wallet.currency, "");
+    EXPECT_EQ(a.wallet.amount, 5.0);
+    ASSERT_TRUE(a.asset.has_value());
+    EXPECT_EQ(a.asset->currency, "B");
+    EXPECT_EQ(a.asset->amount, 0.0);
+    ASSERT_EQ(a.orders.size(), 1u);
+    EXPECT_EQ(a.orders[0].uid, 2);
+    EXPECT_EQ(a.orders[0].symbol, "");
 }
 
 TEST(JsonRead, FloatOutOfRangeIsRejected) {
@@ -233,7 +255,7 @@ TEST(JsonRead, Leniencies) {
     everything::Primitives p;
     fastwire::json::reader r;
     // floats given as integers (even beyond int32), a decimal as "0.0" or as a number, NaN
-    // strings, enum names, unknown keys skipped, missing keys kept.
+    // strings, unknown keys skipped, missing keys kept.
     auto res = r.read(R"({"f_float":3000000000,"f_double":-5,"f_decimal":"0.0","unknown":{"a":[1,2]},"f_int32":7})", p);
     ASSERT_TRUE(res) << res.message();
     EXPECT_EQ(p.f_float, 3e9f);
@@ -247,7 +269,7 @@ TEST(JsonRead, Leniencies) {
     EXPECT_TRUE(std::isinf(p.f_double) && p.f_double < 0);
     EXPECT_TRUE(std::isnan(p.f_float));
     everything::Optionals o;
-    res = r.read(R"({"f_enum":"a3","f_flags":7,"f_int32":null,"f_struct":{}})", o);
+    res = r.read(R"({"f_enum":255,"f_flags":7,"f_int32":null,"f_struct":{}})", o);
     ASSERT_TRUE(res) << res.message();
     EXPECT_EQ(o.f_enum, everything::EnumByte::a3);
     EXPECT_EQ(o.f_flags, everything::Flags::abc);

@@ -116,7 +116,8 @@ module Fastwire
     SIMPLE_ESCAPES = { '"' => '"', "\\" => "\\", "/" => "/", "b" => "\b", "f" => "\f",
                        "n" => "\n", "r" => "\r", "t" => "\t" }.freeze
 
-    # Parses JSON text into Hash (string keys; a repeated key keeps its last value),
+    # Parses JSON text into Hash (string keys; a repeated key keeps its last value, the
+    # values it replaced listed by JSONText.repeated),
     # Array, String (valid UTF-8: a lone surrogate escape is rejected),
     # Integer (up to 18 digits) or Number, true, false, nil. Raises DecodeError:
     # invalid_argument (not JSON), too_deep (nesting beyond max_depth), too_large.
@@ -125,6 +126,13 @@ module Fastwire
       text = text.dup.force_encoding(Encoding::UTF_8) unless text.encoding == Encoding::UTF_8
       Fastwire.fail!("invalid_argument", "JSON text is not UTF-8") unless text.valid_encoding?
       Parser.new(text, limits.max_depth).run
+    end
+
+    # The values of a parsed object's repeated keys that a later one replaced, as
+    # [key, value] pairs in text order, or nil: a struct still checks them, a map keeps
+    # each key's first value (docs/wire-format.md#json, "Repeated keys").
+    def repeated(hash)
+      hash.instance_variable_get(:@fw_repeated)
     end
 
     # The recursive-descent reader behind parse.
@@ -189,6 +197,7 @@ module Fastwire
         deeper(depth)
         @s.pos += 1
         h = {}
+        earlier = nil
         ws
         if @text.getbyte(@s.pos) == 125 # }
           @s.pos += 1
@@ -202,7 +211,9 @@ module Fastwire
           bad("':' expected") unless @text.getbyte(@s.pos) == 58
           @s.pos += 1
           ws
-          h[k] = value(depth)
+          v = value(depth)
+          (earlier ||= []) << [k, h[k]] if h.key?(k)
+          h[k] = v
           ws
           c = @text.getbyte(@s.pos)
           if c == 44 # ,
@@ -214,6 +225,7 @@ module Fastwire
           @s.pos += 1
           break
         end
+        h.instance_variable_set(:@fw_repeated, earlier) if earlier
         h
       end
 

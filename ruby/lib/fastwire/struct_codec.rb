@@ -49,6 +49,7 @@ module Fastwire
       @zero = ("\0" * body).b.freeze
       @own = @base ? @fields[@base.fields.size..] : @fields
       @json_keys = @fields.map { |f| "#{JSONText.string(f.name)}:" }.freeze
+      @by_name = @fields.to_h { |f| [f.name, f] }.freeze
       @vread = @fields.map { |f| [f.codec, f.raw, f.offset] }.freeze
       @fmin = @fields.sum { |f| f.codec.fmin }
       @fsize = @fields.all?(&:codec) && @fields.all? { |f| f.codec.fsize } ? @fields.sum { |f| f.codec.fsize } : nil
@@ -259,6 +260,10 @@ module Fastwire
       values = obj._fw_values
       @fields.each do |f|
         values[f.index] = f.codec.load_json(j[f.name]) if j.key?(f.name)
+      end
+      # A field's earlier values are replaced by its last one, but must be valid too.
+      JSONText.repeated(j)&.each do |k, x|
+        @by_name[k]&.codec&.load_json(x)
       end
       obj._fw_set(*values)
     end

@@ -1087,9 +1087,16 @@ module Fastwire
         return out
       end
       Fastwire.fail!("bad_value", "#{@name} expects an object") unless j.is_a?(Hash)
+      # The same key text twice: the first value stays, every one must be valid.
+      first = {}
+      JSONText.repeated(j)&.each do |a, b|
+        v = @value.load_json(b)
+        first[a] = v unless first.key?(a)
+      end
       j.each do |a, b|
         k = @key.unkey_json(a)
         v = @value.load_json(b)
+        v = first[a] if first.key?(a)
         out[k] = v unless out.key?(k)
       end
       out

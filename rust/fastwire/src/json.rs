@@ -1039,16 +1039,9 @@ pub fn key(out: &mut String, name: &str, first: bool) {
     out.push_str("\":");
 }
 
-/// Reads an enum or flags value: its number (range-checked) or the name of one of its
-/// values.
-pub fn read_enum<N: Codec + Default>(
-    v: &Value<'_>,
-    ctx: &mut Context,
-    by_name: impl Fn(&str) -> Option<N>,
-) -> Result<N> {
-    if let Value::String(s) = v {
-        return by_name(s).ok_or(Error::InvalidValue);
-    }
+/// Reads an enum or flags value: its number only, range-checked (a name or any string is
+/// the wrong JSON type: docs/wire-format.md#json).
+pub fn read_enum<N: Codec + Default>(v: &Value<'_>, ctx: &mut Context) -> Result<N> {
     let mut n = N::default();
     n.j_read(v, ctx)?;
     Ok(n)

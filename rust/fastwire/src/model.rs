@@ -234,6 +234,9 @@ macro_rules! impl_struct {
                 $crate::json::struct_write(self, out)
             }
             fn j_read(&mut self, v: &$crate::json::Value<'_>, ctx: &mut $crate::json::Context) -> $crate::Result<()> {
+                // A struct value replaces the field's whole (a repeated key's last value
+                // wins, not merged: docs/wire-format.md#json).
+                *self = <$t as ::std::default::Default>::default();
                 $crate::json::struct_read(self, v, ctx)
             }
         }
@@ -252,7 +255,7 @@ macro_rules! impl_struct {
 }
 
 /// Implements the codec traits of a generated enum or flags type: a newtype over its
-/// underlying integer `$n`, with `fn from_name(&str) -> Option<Self>`.
+/// underlying integer `$n`.
 #[macro_export]
 macro_rules! impl_enum {
     ($t:ty, $n:ty) => {
@@ -322,7 +325,7 @@ macro_rules! impl_enum {
                 $crate::json::Codec::j_write(&self.0, out)
             }
             fn j_read(&mut self, v: &$crate::json::Value<'_>, ctx: &mut $crate::json::Context) -> $crate::Result<()> {
-                self.0 = $crate::json::read_enum::<$n>(v, ctx, |s| <$t>::from_name(s).map(|e| e.0))?;
+                self.0 = $crate::json::read_enum::<$n>(v, ctx)?;
                 ::std::result::Result::Ok(())
             }
         }

@@ -215,3 +215,21 @@ fn deep_nesting_is_too_deep_not_a_stack_overflow() {
         std::mem::forget(node); // dropping 10 000 nested nodes recurses
     }
 }
+
+/// docs/wire-format.md#json, "Repeated keys": a struct field's last value replaces it whole
+/// (no merge), every value is checked; enums and flags are numbers only.
+#[test]
+fn json_repeated_keys_and_enum_names() {
+    let a: proto::Account = fastwire::from_json(
+        br#"{"wallet":{"currency":"X","amount":2.0},"wallet":{"amount":5.0},"asset":{"currency":"A","amount":1.0},"asset":{"currency":"B"},"orders":[{"uid":1,"symbol":"s"}],"orders":[{"uid":2}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        fastwire::to_json(&a),
+        r#"{"uid":0,"name":"","state":11,"wallet":{"currency":"","amount":5.0},"asset":{"currency":"B","amount":0.0},"orders":[{"uid":2,"symbol":"","side":0,"type":0,"price":0.0,"volume":0.0}]}"#
+    );
+    for text in [&br#"{"uid":"x","uid":1}"#[..], br#"{"side":"sell"}"#, br#"{"side":"1"}"#] {
+        assert!(fastwire::from_json::<proto::Order>(text).is_err());
+    }
+    assert!(fastwire::from_json::<proto::Account>(br#"{"state":"good"}"#).is_err());
+}

@@ -485,6 +485,12 @@ final class Composite {
             return m;
         }
 
+        /** Adds k -> x unless k is there, also holding null: of equal keys the first entry stays. */
+        private static <A, B> void putFirst(Map<A, B> m, A k, B x) {
+            int n = m.size();
+            if (m.putIfAbsent(k, x) == null && m.size() == n) m.put(k, null);  // putIfAbsent replaced a null
+        }
+
         private M fresh(M reuse) {
             if (reuse != null && (!sorted || ((TreeMap<?, ?>) reuse).comparator() == order)) {
                 reuse.clear();
@@ -515,7 +521,7 @@ final class Composite {
             for (int i = 0; i < n; i++) {
                 K k = key.vget(r, at, base, depth, null);
                 V x = value.vget(r, at + key.slot, base, depth, null);
-                out.putIfAbsent(k, x);
+                putFirst(out, k, x);
                 at += pair;
             }
             return out;
@@ -551,7 +557,7 @@ final class Composite {
             for (int i = 0; i < n; i++) {
                 K k = key.fget(r, depth, null);
                 V x = value.fget(r, depth, null);
-                out.putIfAbsent(k, x);
+                putFirst(out, k, x);
             }
             return out;
         }
@@ -608,7 +614,7 @@ final class Composite {
                     if (!r.nextElement()) throw new DecodeException("bad_value", name + " expects [key, value] pairs");
                     V x = value.jget(r);
                     if (r.nextElement()) throw new DecodeException("bad_value", name + " expects [key, value] pairs");
-                    out.putIfAbsent(k, x);
+                    putFirst(out, k, x);
                 }
                 return out;
             }
@@ -617,7 +623,7 @@ final class Composite {
                 if (zero) r.chargeZeroSize(1);
                 K k = key.keyParse(r.key, Limits.DEFAULT);
                 V x = value.jget(r);
-                out.putIfAbsent(k, x);
+                putFirst(out, k, x);
             }
             return out;
         }
