@@ -38,7 +38,7 @@ LAYOUT_CONSTANTS = {
 PENDING = {
     "csharp": (5, 51_966), "go": (0, 77_780), "ruby": (19, 56_736),
 }
-PENDING_TOTAL = 523_500  # while languages are pending; then MAX_TOTAL_BYTES
+PENDING_TOTAL = 508_000  # while languages are pending; then MAX_TOTAL_BYTES
 
 
 def sources(folder: str):
