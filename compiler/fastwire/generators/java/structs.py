@@ -9,9 +9,11 @@ from typing import Dict, Optional
 from ... import ir, lower, plan
 from ..common.docs import line_comments
 from ..jvm import names
+from ..jvm.codec import codec_class
 from ..printer import Printer
-from . import codec, literals
+from . import literals
 from .names import fcodec, field, jstring
+from .syntax import JavaSyntax
 from .types import codec as field_codec
 from .types import jtype
 
@@ -76,7 +78,7 @@ def struct(p: Printer, model: lower.WireModel, s: ir.StructType) -> None:
             p.value(f"static final dev.fastwire.Codec<{jtype(schema, f.wire, True)}> F_{f.name} = "
                     f"{field_codec(schema, f.wire)};")
     p.value("")
-    codec.codec_class(p, model, s, layout)
+    codec_class(p, model, s, layout, JavaSyntax(schema))
     p.outdent()
     p.value("}")
 

@@ -18,6 +18,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ... import lower, plan
 from ...layouts import BLOCK, COLLECTION, DECIMAL, OPTIONAL, STRUCT
 from ..printer import Printer
+from . import names
 from .syntax import Syntax, route
 
 U = "dev.fastwire.Unchecked"
@@ -103,12 +104,13 @@ def _readable(known: Dict[str, bool], w: lower.WireType) -> bool:
 
 
 class FastWalk:
-    """The verify walks: `codec` maps a struct's qualified name to its codec class."""
+    """The verify walks."""
 
-    def __init__(self, p: Printer, syntax: Syntax, codec: Callable[[str], str]) -> None:
+    def __init__(self, p: Printer, syntax: Syntax) -> None:
         self.p = p
         self.syn = syntax
-        self.codec = codec
+        self.codec = syntax.scodec
+        self.field = syntax.field
         self.lim = "size"  # the bound every load is proved against
         self.have = 0  # the final walks: bytes known to remain at p
         self.after = 0  # the final walks: bytes the field after a string checks first
@@ -422,13 +424,10 @@ _FINAL: Dict[str, Callable[[FastWalk, lower.WireType], None]] = {
 
 
 class FastRead(FastWalk):
-    """The deserialize walks: `qualified` names a struct's class, `field` a field."""
+    """The deserialize walks."""
 
-    def __init__(self, p: Printer, syntax: Syntax, codec: Callable[[str], str],
-                 qualified: Callable[[str], str], field: Callable[[plan.PlanField], str]) -> None:
-        super().__init__(p, syntax, codec)
-        self.qualified = qualified
-        self.field = field
+    def qualified(self, ref: str) -> str:
+        return names.qualified(self.syn.schema, ref)
 
     def value(self, w: lower.WireType, at: str) -> str:
         return unchecked(lambda q: self.syn.value_read(w, q), at, self.lim, self.syn.as_int)

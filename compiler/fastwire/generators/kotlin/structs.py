@@ -9,10 +9,11 @@ from typing import Optional
 
 from ... import ir, lower, plan
 from ..common.docs import line_comments
+from ..jvm.codec import codec_class
 from ..printer import Printer
 from . import literals
-from .codec import codec_class
 from .names import fcodec, field, kstring
+from .syntax import KotlinSyntax
 from .types import codec, ktype
 
 # Compared with == and compareTo, by helper (else by the field's codec).
@@ -59,7 +60,7 @@ def struct(p: Printer, model: lower.WireModel, pkg: ir.Package, s: ir.StructType
             p.value(f"@JvmField val F_{f.name}: dev.fastwire.Codec<{ktype(schema, f.wire)}> = "
                     f"{codec(schema, pkg, f.wire)}")
     p.value("")
-    codec_class(p, model, pkg, s, layout)
+    codec_class(p, model, s, layout, KotlinSyntax(schema, pkg, s))
     p.outdent()
     p.value("}")
 
