@@ -12,6 +12,7 @@ codec class, {fmin} its least final size and {inner} its statement (INNER).
 
 from __future__ import annotations
 
+import textwrap
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ... import ir, lower, plan
@@ -23,10 +24,10 @@ Field = Union[lower.FieldLayout, plan.PlanField]
 
 
 def joined(text: str) -> str:
-    """A template whose lines starting `+ ` go on the line before (after a space): the
-    long lines of generated code, in our source's width."""
+    """A text dedented, without its first line break, its lines starting `+ ` put on the
+    line before (after a space): the long lines of generated code, in our source's width."""
     out: List[str] = []
-    for line in text.split("\n"):
+    for line in textwrap.dedent(text).removeprefix("\n").split("\n"):
         if line.lstrip().startswith("+ "):
             out[-1] += line.lstrip()[1:]
         else:
