@@ -10,6 +10,7 @@ from ... import ir, lower, plan
 from ..common.docs import line_comments
 from ..jvm import names
 from ..jvm.codec import codec_class
+from ..jvm.syntax import block
 from ..printer import Printer
 from . import literals
 from .names import fcodec, field, jstring
@@ -66,14 +67,14 @@ def struct(p: Printer, model: lower.WireModel, s: ir.StructType) -> None:
         p.value(f"public {jtype(schema, f.wire)} {field(f)};")
     p.value("")
     p.value("/** A value with the schema's defaults. */")
-    with p.block(f"public {n}() {{", "}"):
+    with block(p, f"public {n}()"):
         for f in own:
             p.value(f"{field(f)} = {literals.default(schema, f.wire, layout.defaults[f.index], fcodec(f))};")
     p.value("")
     equality(p, schema, s, layout, root)
     to_string(p, s, layout)
     p.value("/** The fields' codecs, made on first use (after every struct's CODEC exists). */")
-    with p.block("static final class Fields {", "}"):
+    with block(p, "static final class Fields"):
         for f in layout.fields:
             p.value(f"static final dev.fastwire.Codec<{jtype(schema, f.wire, True)}> F_{f.name} = "
                     f"{field_codec(schema, f.wire)};")
@@ -96,7 +97,7 @@ def equality(p: Printer, schema: ir.Schema, s: ir.StructType, layout: lower.Stru
     eq = [layout.field(name) for name in layout.equality]
     p.value("/** Equal by the [key] fields (every field when there is none), as in every language. */")
     p.value("@Override")
-    with p.block("public boolean equals(Object o) {", "}"):
+    with block(p, "public boolean equals(Object o)"):
         p.value("if (this == o) return true;")
         p.value("if (o == null || o.getClass() != getClass()) return false;")
         if eq:
@@ -107,7 +108,7 @@ def equality(p: Printer, schema: ir.Schema, s: ir.StructType, layout: lower.Stru
         p.value("return " + (" && ".join(conds) if conds else "true") + ";")
     p.value("")
     p.value("@Override")
-    with p.block("public int hashCode() {", "}"):
+    with block(p, "public int hashCode()"):
         p.value("int h = 17;")
         for f in eq:
             how = f"{jtype(schema, f.wire, True)}.hashCode(this.{field(f)})" \
@@ -120,7 +121,7 @@ def equality(p: Printer, schema: ir.Schema, s: ir.StructType, layout: lower.Stru
     rt = names.qualified(schema, root.qualified_name)
     p.value("/** Ordered by the [key] fields, in declaration order. */")
     p.value("@Override")
-    with p.block(f"public int compareTo({rt} o) {{", "}"):
+    with block(p, f"public int compareTo({rt} o)"):
         if root is not s:
             p.value(f"if (!(o instanceof {n})) return {rt}.CODEC.comparator().compare(this, o);")
         p.value(f"{n} other = ({n}) o;")
@@ -134,7 +135,7 @@ def equality(p: Printer, schema: ir.Schema, s: ir.StructType, layout: lower.Stru
 def to_string(p: Printer, s: ir.StructType, layout: lower.StructLayout) -> None:
     hidden: Dict[str, bool] = {f.name: f.hidden for f in s.all_fields}
     p.value("@Override")
-    with p.block("public String toString() {", "}"):
+    with block(p, "public String toString()"):
         p.value(f"StringBuilder sb = new StringBuilder({jstring(s.name + '(')});")
         for i, f in enumerate(layout.fields):
             sep = "," if i else ""

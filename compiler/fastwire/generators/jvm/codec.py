@@ -11,7 +11,7 @@ from ... import ir, lower
 from ..printer import Printer
 from .fast import FastRead, FastWalk, eligible, readable
 from .fastput import FastPut
-from .syntax import METHODS, Syntax, emit
+from .syntax import METHODS, Syntax, block, emit
 
 VERSIONED = ("vfields", "vread", "vverify")
 FINAL = ("ffields", "fread", "fverify")
@@ -30,7 +30,7 @@ def codec_class(p: Printer, model: lower.WireModel, s: ir.StructType, layout: lo
     fast_put = lambda: FastPut(p, syn).emit(n, v["null"], layout)  # noqa: E731
     entries(p, syn, v, fast, read, fast_put if syn.levels > 1 else None)
     for part in VERSIONED + FINAL:
-        with p.block(syn.sig(syn.prefixes["body"], part + "0", n) + " {", "}"):
+        with block(p, syn.sig(syn.prefixes["body"], part + "0", n)):
             if part in VERSIONED:
                 versioned(p, syn, layout, part)
             elif part == "ffields":
@@ -76,13 +76,13 @@ def codec_class(p: Printer, model: lower.WireModel, s: ir.StructType, layout: lo
 def entries(p: Printer, syn: Syntax, v: dict, fast: bool, read: bool, after_put) -> None:
     """The static entries, each of the language's lines (syn.entry) its parts need."""
     def entry(name: str, *parts: str) -> None:
-        with p.block(syn.sig(syn.prefixes["entry"], name, v["n"]) + " {", "}"):
+        with block(p, syn.sig(syn.prefixes["entry"], name, v["n"])):
             for part in parts:
                 p.print(syn.entry[part], **v)
         p.value("")
     if fast:
         for name in ("vput0", "fput0"):
-            p.print(syn.sig(syn.prefixes["entry"], name, v["n"]) + " " + syn.entry[name + "_fast"], **v)
+            p.value(syn.sig(syn.prefixes["entry"], name, v["n"]) + " " + syn.entry[name + "_fast"])
             p.value("")
         if after_put is not None:
             after_put()

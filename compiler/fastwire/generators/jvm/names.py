@@ -3,6 +3,7 @@ schema class, enum raw values, float digits, field codecs (dev.fastwire.Codecs).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable, Optional, cast
 
@@ -20,8 +21,12 @@ LOCAL_NAMES = re.compile(r"(?:[a-z]|at|base|body|buf|codec|depth|end|error|last|
 
 
 def java_package(pkg: ir.Package) -> str:
-    parts = [naming.ident("java", part)
-             for part in (pkg.domain.split(".") if pkg.domain else []) + [pkg.name]]
+    return _package(pkg.domain, pkg.name)
+
+
+@functools.lru_cache(maxsize=None)
+def _package(domain: Optional[str], name: str) -> str:
+    parts = [naming.ident("java", part) for part in (domain.split(".") if domain else []) + [name]]
     if LOCAL_NAMES.fullmatch(parts[0]):
         parts[0] += "_"
     return ".".join(parts)

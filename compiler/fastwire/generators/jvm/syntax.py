@@ -13,7 +13,8 @@ codec class, {fmin} its least final size and {inner} its statement (INNER).
 from __future__ import annotations
 
 import textwrap
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from contextlib import contextmanager
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ... import ir, lower, plan
 from ...layouts import DECIMAL
@@ -42,6 +43,17 @@ def table(text: str) -> Dict[str, str]:
         key, _, rest = line.strip().partition(" ")
         out.setdefault(key, []).append(rest)
     return {k: "\n".join(v) for k, v in out.items()}
+
+
+@contextmanager
+def block(p: Printer, head: str) -> Iterator[None]:
+    """`head {`, what the body prints one level in, `}`: Printer.block for a head printed
+    as it is (a struct's own text is no template: Printer caches templates, a few thousand)."""
+    p.value(head + " {")
+    p.indent()
+    yield
+    p.outdent()
+    p.value("}")
 
 
 def emit(p: Printer, template: str, **v: str) -> None:
@@ -151,15 +163,19 @@ class Syntax:
 
     def __init__(self, schema: ir.Schema) -> None:
         self.schema = schema
+        self._sigs: Dict[Tuple[str, str, str], str] = {}
 
     def quote(self, text: str) -> str: raise NotImplementedError
 
     def sig(self, prefix: str, name: str, n: str) -> str:
         """A method's head (no body): `name` (vput0, vput, ...) of struct n."""
-        params, _, result = METHODS[name.rstrip("0")]
-        types = {"W": W, "R": R, "int": self.int_type, "N": n, "N?": n + self.nullable}
-        args = ", ".join(self.param.format(p=x, t=types[t]) for x, t in (a.split(" ") for a in params.split(", ")))
-        return self.sigs[bool(result)].format(prefix=prefix, name=name, args=args, n=n)
+        key = (prefix, name, n)
+        if key not in self._sigs:
+            params, _, result = METHODS[name.rstrip("0")]
+            types = {"W": W, "R": R, "int": self.int_type, "N": n, "N?": n + self.nullable}
+            args = ", ".join(self.param.format(p=x, t=types[t]) for x, t in (a.split(" ") for a in params.split(", ")))
+            self._sigs[key] = self.sigs[bool(result)].format(prefix=prefix, name=name, args=args, n=n)
+        return self._sigs[key]
 
     def scodec(self, ref: str) -> str:
         """A struct's codec class (its static entry points)."""

@@ -10,6 +10,7 @@ from typing import Optional
 from ... import ir, lower, plan
 from ..common.docs import line_comments
 from ..jvm.codec import codec_class
+from ..jvm.syntax import block
 from ..printer import Printer
 from . import literals
 from .names import fcodec, field, kstring
@@ -48,14 +49,14 @@ def struct(p: Printer, model: lower.WireModel, pkg: ir.Package, s: ir.StructType
     else:
         p.value(f"class {n}{impl} {{")
     p.indent()
-    with p.block("companion object {", "}"):
+    with block(p, "companion object"):
         p.value("@JvmField val CODEC: Codec = Codec()")
         p.value(f"const val TYPE: Int = {layout.type_number}")
     p.value("")
     equality(p, s, layout)
     to_string(p, s, layout)
     p.value("/** The fields' codecs, made on first use (after every struct's CODEC exists). */")
-    with p.block("object Fields {", "}"):
+    with block(p, "object Fields"):
         for f in layout.fields:
             p.value(f"@JvmField val F_{f.name}: dev.fastwire.Codec<{ktype(schema, f.wire)}> = "
                     f"{codec(schema, pkg, f.wire)}")
@@ -68,14 +69,14 @@ def struct(p: Printer, model: lower.WireModel, pkg: ir.Package, s: ir.StructType
 def equality(p: Printer, s: ir.StructType, layout: lower.StructLayout) -> None:
     eq = [layout.field(name) for name in layout.equality]
     p.value("/** Equal by the [key] fields (every field when there is none), as in every language. */")
-    with p.block("override fun equals(other: Any?): Boolean {", "}"):
+    with block(p, "override fun equals(other: Any?): Boolean"):
         p.value("if (this === other) return true")
         p.value(f"if (other !is {s.name}) return false")
         conds = [f"this.{field(f)} == other.{field(f)}" if f.wire.helper in EQUAL
                  else f"{fcodec(s, f)}.equal(this.{field(f)}, other.{field(f)})" for f in eq]
         p.value("return " + (" && ".join(conds) if conds else "true"))
     p.value("")
-    with p.block("override fun hashCode(): Int {", "}"):
+    with block(p, "override fun hashCode(): Int"):
         p.value("var h = 17")
         for f in eq:
             p.value(f"h = 31 * h + {fcodec(s, f)}.hash(this.{field(f)})")
@@ -84,7 +85,7 @@ def equality(p: Printer, s: ir.StructType, layout: lower.StructLayout) -> None:
     if not layout.keyed:
         return
     p.value("/** Ordered by the [key] fields, in declaration order. */")
-    with p.block(f"override fun compareTo(other: {s.name}): Int {{", "}"):
+    with block(p, f"override fun compareTo(other: {s.name}): Int"):
         p.value("var c: Int")
         for f in eq:
             p.value(f"c = this.{field(f)}.compareTo(other.{field(f)})" if f.wire.helper in COMPARE
@@ -97,7 +98,7 @@ def equality(p: Printer, s: ir.StructType, layout: lower.StructLayout) -> None:
 
 def to_string(p: Printer, s: ir.StructType, layout: lower.StructLayout) -> None:
     hidden = {f.name: f.hidden for f in s.all_fields}
-    with p.block("override fun toString(): String {", "}"):
+    with block(p, "override fun toString(): String"):
         p.value(f"val sb = StringBuilder({kstring(s.name + '(')})")
         for i, f in enumerate(layout.fields):
             sep = "," if i else ""
