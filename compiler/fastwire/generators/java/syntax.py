@@ -10,9 +10,7 @@ from ...layouts import SCALAR_WIDTHS
 from ..jvm import names
 from ..jvm.fast import needs_check
 from ..jvm.syntax import Field, Syntax, joined, table
-from . import literals
-from .names import fcodec, field, jstring
-from .types import codec, jtype
+from .types import codec, default, fcodec, field, jstring, jtype
 
 D = "dev.fastwire.Direct"
 F = "dev.fastwire.Fast"
@@ -226,7 +224,7 @@ class JavaSyntax(Syntax):
 
     def vread(self, f: plan.PlanField, p: str, end: int, target: str,
               lit: Optional[lower.Literal]) -> List[str]:
-        dflt = literals.default(self.schema, f.wire, lit, fcodec(f))
+        dflt = default(self.schema, f.wire, lit, fcodec(f))
         return [f"if (size >= {end}) " + self.vget(f, p, target), f"else {target} = {dflt};"]
 
     def run_open(self, size: int) -> str:

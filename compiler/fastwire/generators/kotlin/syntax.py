@@ -9,9 +9,7 @@ from ... import ir, lower, plan
 from ...layouts import SCALAR_WIDTHS
 from ..jvm import names
 from ..jvm.syntax import Field, Syntax, joined, table
-from . import literals
-from .names import fcodec, field, kstring
-from .types import codec, ktype
+from .types import codec, default, fcodec, field, kstring, ktype
 
 D = "dev.fastwire.Direct"
 F = "dev.fastwire.Fast"
@@ -225,7 +223,7 @@ class KotlinSyntax(Syntax):
 
     def vread(self, f: plan.PlanField, p: str, end: int, target: str,
               lit: Optional[lower.Literal]) -> List[str]:
-        dflt = literals.default(self.schema, f.wire, lit, self.fcodec(f))
+        dflt = default(self.schema, f.wire, lit, self.fcodec(f))
         return [f"{target} = if (size >= {end}) {self.vget(f, p, target)} else {dflt}"]
 
     def run_open(self, size: int) -> str:
