@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ... import ir, lower
 from ..printer import Printer
-from .fast import FastRead, FastWalk, eligible, readable
+from .fast import FastWalk, eligible, readable
 from .fastput import FastPut
 from .syntax import METHODS, Syntax, block, emit
 
@@ -50,11 +50,11 @@ def codec_class(p: Printer, model: lower.WireModel, s: ir.StructType, layout: lo
         if syn.levels == 1:
             p.print(syn.fast_overrides + "\n\n", **v)
     if read:
-        rd = FastRead(p, syn)
+        walk = FastWalk(p, syn)
         p.value("/** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */")
-        rd.vread(n, layout)
+        walk.versioned(layout, n)
         p.value("")
-        rd.fread(n, layout)
+        walk.final(layout, n)
         p.value("")
     if syn.levels > 1:  # Kotlin's companion object closes
         p.outdent()
