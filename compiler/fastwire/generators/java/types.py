@@ -1,5 +1,5 @@
 """Java's names, string literals, types, codecs and literals for each wire type, by
-the helper that codes it (jvm/literals.py walks the defaults)."""
+the helper that codes it (jvm/names.py walks the defaults)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Optional, cast
 
 from ... import ir, lower, plan
 from ..common import naming
-from ..jvm import literals, names
+from ..jvm import names
 
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
@@ -90,11 +90,11 @@ def int_literal(lit: lower.Literal, helper: str) -> str:
     return f"({jt}) {value}"
 
 
-SPELLING = literals.Spelling(
+SPELLING = names.Spelling(
     jstring, ident, int_literal, ("Float.intBitsToFloat(0x{raw:08x})", "Double.longBitsToDouble(0x{raw:016x}L)"),
     {"bytes": "new byte[0]", "struct": "new {t}()",
      **{h: ZERO.get(PRIM[h][0], f"({PRIM[h][0]}) 0") for h in plan.SCALARS}})
 
 
 def default(schema: ir.Schema, w: lower.WireType, lit: Optional[lower.Literal], fcodec: str) -> str:
-    return literals.default(schema, w, lit, fcodec, SPELLING)
+    return names.default(schema, w, lit, fcodec, SPELLING)

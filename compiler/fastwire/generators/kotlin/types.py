@@ -1,7 +1,7 @@
 """Kotlin's names, string literals, types, codecs and literals for each wire type, by
 the helper that codes it: Kotlin's unsigned types (UByte, UShort, UInt, ULong) for the
 unsigned FBE types, with codecs each package's schema object makes; nullable types for
-`T?` (jvm/literals.py walks the defaults)."""
+`T?` (jvm/names.py walks the defaults)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Optional, cast
 
 from ... import ir, lower, plan
 from ..common import naming
-from ..jvm import literals, names
+from ..jvm import names
 
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "$": "\\$", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
@@ -98,7 +98,7 @@ def int_literal(value: int, bits: int, kt: str) -> str:
             "Byte": "({v}).toByte()"}.get(kt, "{v}").format(v=value)
 
 
-SPELLING = literals.Spelling(
+SPELLING = names.Spelling(
     kstring, ident, lambda lit, h: int_literal(int(cast(int, lit.value)), lit.bits, PRIM.get(h, PRIM["int32"])[0]),
     ("Float.fromBits(0x{raw:08x})", "Double.fromBits(0x{raw:016x}L)"),
     {"bytes": "ByteArray(0)", "struct": "{t}()", "float": "0f", "double": "0.0",
@@ -106,4 +106,4 @@ SPELLING = literals.Spelling(
 
 
 def default(schema: ir.Schema, w: lower.WireType, lit: Optional[lower.Literal], fcodec: str) -> str:
-    return literals.default(schema, w, lit, fcodec, SPELLING)
+    return names.default(schema, w, lit, fcodec, SPELLING)
