@@ -9,10 +9,8 @@ from ... import lower, plan
 from ...layouts import SCALAR_WIDTHS
 from ..jvm import names
 from ..jvm.fast import needs_check
-from ..jvm.syntax import Syntax
-from . import literals
-from .names import fcodec, field
-from .types import codec, jtype
+from ..jvm.syntax import Field, Syntax, joined, table
+from .types import codec, default, fcodec, field, jstring, jtype
 
 D = "dev.fastwire.Direct"
 F = "dev.fastwire.Fast"
@@ -99,6 +97,77 @@ R = "dev.fastwire.Reader"
 
 
 class JavaSyntax(Syntax):
+    codec_head = joined("""
+        /** $n$'s codec: the versioned format, the final format and JSON. */
+        public static final class Codec extends dev.fastwire.StructCodec<$n$> {
+            Codec() {
+                super($n$.class, $qn$, $t$, $bs$, $fm$);
+            }
+
+            @Override public $n$ create() { return new $n$(); }
+
+            /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        """)
+    fast_overrides = joined("""
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth)
+        + { return depth >= $depth$ ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth)
+        + { return depth >= $depth$ ? (int) ffast0(d, p, end) : -1; }""")
+    entry = table("""
+        vput0_fast { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+        fput0_fast { w.size = fw0(w, w.buf, w.size, v); }
+        vput if (v == null) throw new dev.fastwire.EncodeException($null$);
+        vput int body = w.allocRaw($bs$);
+        vput w.i32(body, $bs$);
+        vput w.i32(body + 4, $t$);
+        vput vfields0(w, body, v);
+        vput w.i32(pos, body - base);
+        fresh $n$ v = reuse != null && reuse.getClass() == $n$.class ? reuse : new $n$();
+        vget_fast if (depth >= $depth$) { long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v);
+        + if (left >= 0) { r.budget = left; return v; } }
+        enter int body = r.enter(base, r.u32(pos), pos + 4, $t$, depth);
+        vread vread0(r, body, r.len, depth - 1, v);
+        vread return v;
+        vcheck_fast if (depth >= $depth$) { long left = vfast0(r.buf, pos, base, r.end, r.budget);
+        + if (left >= 0) { r.budget = left; return; } }
+        vverify vverify0(r, body, r.len, depth - 1);
+        fput if (v == null) throw new dev.fastwire.EncodeException($null$);
+        fput ffields0(w, v);
+        deep if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+        fget_fast if (depth >= $depth$) { int p = (int) fgetFast0(r, r.buf, r.pos, r.end, v);
+        + if (p >= 0) { r.pos = p; return v; } }
+        fread fread0(r, depth - 1, v);
+        fread return v;
+        fcheck_fast if (depth >= $depth$) { int p = (int) ffast0(r.buf, r.pos, r.end);
+        + if (p >= 0) { r.pos = p; return; } }
+        fverify fverify0(r, depth - 1);""")
+    sigs = ("{prefix}void {name}({args})", "{prefix}{n} {name}({args})")
+    param = "{t} {p}"
+    prefixes = {"body": "static ", "entry": "public static ", "vfields": "@Override protected ",
+                "vput": "@Override public "}
+    override = "{sig} {{ {ret}{call}; }}"
+    json = joined("""
+        @Override
+        protected void jfields(dev.fastwire.JsonWriter w, $n$ v) {
+            $puts$
+        }
+
+        @Override
+        protected boolean jfield(dev.fastwire.JsonReader r, $n$ v) {
+            switch (r.key) {
+                $cases$
+                default: return false;
+            }
+        }
+        """)
+    # A primitive written as its JSON form, by helper (unsigned ones from their bits).
+    json_put = {"bool": "w.bool({v})", "float": "w.number({v})", "double": "w.number({v})",
+                **{h: "w.integer({v} & 0xFF)" for h in ("byte", "char", "uint8")},
+                "uint16": "w.integer({v} & 0xFFFF)", "wchar": "w.integer({v} & 0xFFFFFFFFL)",
+                "uint32": "w.integer({v} & 0xFFFFFFFFL)", "uint64": "w.unsigned({v})",
+                "timestamp": "w.unsigned({v})",
+                **{h: "w.integer({v})" for h in ("int8", "int16", "int32", "int64")}}
+    json_case = "case {key}: {v} = {fc}.jget(r); return true;"
     end = ";"
     statements = STATEMENTS
     wrap = WRAP
@@ -117,10 +186,13 @@ class JavaSyntax(Syntax):
     size = "b.length"
     wb = "w, b, p"
 
-    def field(self, f: plan.PlanField) -> str:
+    def quote(self, text: str) -> str:
+        return jstring(text)
+
+    def field(self, f: Field) -> str:
         return field(f)
 
-    def fcodec(self, f: plan.PlanField) -> str:
+    def fcodec(self, f: Field) -> str:
         return fcodec(f)
 
     def boxed(self, w: lower.WireType) -> str:
@@ -152,7 +224,7 @@ class JavaSyntax(Syntax):
 
     def vread(self, f: plan.PlanField, p: str, end: int, target: str,
               lit: Optional[lower.Literal]) -> List[str]:
-        dflt = literals.default(self.schema, f.wire, lit, fcodec(f))
+        dflt = default(self.schema, f.wire, lit, fcodec(f))
         return [f"if (size >= {end}) " + self.vget(f, p, target), f"else {target} = {dflt};"]
 
     def run_open(self, size: int) -> str:

@@ -1,11 +1,37 @@
-"""Java's types and codecs for each wire type, by the helper that codes it."""
+"""Java's names, string literals, types, codecs and literals for each wire type, by
+the helper that codes it (jvm/names.py walks the defaults)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, cast
 
-from ... import ir, lower
+from ... import ir, lower, plan
+from ..common import naming
 from ..jvm import names
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def jstring(text: str) -> str:
+    """A Java string literal: printable text as is, escapes for the rest (octal for control
+    characters, never a backslash-u, which javac would expand before lexing)."""
+    return '"' + "".join(_ESCAPES.get(ch) or ("\\%03o" % ord(ch) if ord(ch) < 0x20 or ord(ch) == 0x7F
+                                              else ch) for ch in text) + '"'
+
+
+def ident(name: str) -> str:
+    return naming.ident("java", name)
+
+
+def field(f: "lower.FieldLayout | plan.PlanField") -> str:
+    """A field's name in its class."""
+    return ident(f.name)
+
+
+def fcodec(f: "lower.FieldLayout | plan.PlanField") -> str:
+    """A field's codec in its class (made on first use)."""
+    return f"Fields.F_{f.name}"
+
 
 PRIM = {  # helper -> (Java type, boxed, codec)
     "bool": ("boolean", "Boolean", "BOOL"), "byte": ("byte", "Byte", "BYTE"),
@@ -45,3 +71,30 @@ def leaf(w: lower.WireType) -> Optional[str]:
 
 def codec(schema: ir.Schema, w: lower.WireType) -> str:
     return names.codec(schema, w, leaf)
+
+
+ZERO = {"boolean": "false", "float": "0f", "double": "0.0", "long": "0L", "int": "0", "char": "(char) 0"}
+
+
+def int_literal(lit: lower.Literal, helper: str) -> str:
+    jt = PRIM.get(helper, PRIM["int32"])[0]
+    value = int(cast(int, lit.value))
+    if value < 0 and not lit.signed:
+        value += 1 << lit.bits
+    if jt == "long":
+        v = value - (1 << 64) if value >= 1 << 63 else value
+        return f"{v}L" if v != -(1 << 63) else "Long.MIN_VALUE"
+    if jt == "int":
+        v = value - (1 << 32) if value >= 1 << 31 else value
+        return str(v) if v != -(1 << 31) else "Integer.MIN_VALUE"
+    return f"({jt}) {value}"
+
+
+SPELLING = names.Spelling(
+    jstring, ident, int_literal, ("Float.intBitsToFloat(0x{raw:08x})", "Double.longBitsToDouble(0x{raw:016x}L)"),
+    {"bytes": "new byte[0]", "struct": "new {t}()",
+     **{h: ZERO.get(PRIM[h][0], f"({PRIM[h][0]}) 0") for h in plan.SCALARS}})
+
+
+def default(schema: ir.Schema, w: lower.WireType, lit: Optional[lower.Literal], fcodec: str) -> str:
+    return names.default(schema, w, lit, fcodec, SPELLING)

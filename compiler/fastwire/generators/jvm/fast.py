@@ -18,6 +18,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ... import lower, plan
 from ...layouts import BLOCK, COLLECTION, DECIMAL, OPTIONAL, STRUCT
 from ..printer import Printer
+from . import names
 from .syntax import Syntax, route
 
 U = "dev.fastwire.Unchecked"
@@ -103,12 +104,13 @@ def _readable(known: Dict[str, bool], w: lower.WireType) -> bool:
 
 
 class FastWalk:
-    """The verify walks: `codec` maps a struct's qualified name to its codec class."""
+    """The verify and the deserialize walks."""
 
-    def __init__(self, p: Printer, syntax: Syntax, codec: Callable[[str], str]) -> None:
+    def __init__(self, p: Printer, syntax: Syntax) -> None:
         self.p = p
         self.syn = syntax
-        self.codec = codec
+        self.codec = syntax.scodec
+        self.field = syntax.field
         self.lim = "size"  # the bound every load is proved against
         self.have = 0  # the final walks: bytes known to remain at p
         self.after = 0  # the final walks: bytes the field after a string checks first
@@ -182,6 +184,8 @@ class FastWalk:
         self.fail(f"{U}.u8(d, {self.plus(at, DECIMAL.scale_at)}, {self.lim}) > {DECIMAL.max_scale}")
 
     # ---- versioned -------------------------------------------------------------------
+    # The reading walks (vgetFast0, fgetFast0) make the same checks and store each value at
+    # its `target` (a struct filled in place: `nullable`, when its holder may be null).
 
     def body(self, layout: lower.StructLayout) -> None:
         """The body the slot leads to, its [u32 size][u32 type] compared at once, charged."""
@@ -194,28 +198,27 @@ class FastWalk:
         self.fail(f"{U}.i64(d, pos, {self.lim}) != {lit}")
         self.st(f"left -= {layout.body_size}")
 
-    def versioned(self, layout: lower.StructLayout, fn: str = "vfast0", name: str = "",
-                  visit: Optional[Callable[[plan.PlanField, str], None]] = None) -> None:
-        """vfast0 (or, visiting each field, vgetFast0): the budget left after the struct the
-        slot leads to, or -1 (any negative): take the general walk."""
-        self.start(fn, name, "size")
+    def versioned(self, layout: lower.StructLayout, name: str = "") -> None:
+        """vfast0 (or, reading struct `name`, vgetFast0): the budget left after the struct
+        the slot leads to, or -1 (any negative): take the general walk."""
+        self.start("vgetFast0" if name else "vfast0", name, "size")
         self.body(layout)
         for step in layout.plan.versioned.steps:
             for f in step.fields:
-                if visit is None:
-                    self.vfield(f.wire, self.plus("pos", f.at or 0), "pos")
-                else:
-                    visit(f, self.plus("pos", f.at or 0))
+                self.vfield(f.wire, self.plus("pos", f.at or 0), "pos", "v." + self.field(f) if name else None)
         self.st("return left")
         self.close()
 
-    def vfield(self, w: lower.WireType, at: str, base: str) -> None:
+    def vfield(self, w: lower.WireType, at: str, base: str, target: Optional[str] = None,
+               nullable: bool = False) -> None:
         """The checks of the slot at `at`, whose offsets are relative to `base`."""
         if w.is_value:
-            if w.helper == "decimal":
+            if target is not None:
+                self.st(f"{target} = {self.value(w, at)}")
+            elif w.helper == "decimal":
                 self.scale(at)
             return
-        _VERSIONED[w.helper](self, w, at, base)
+        _VERSIONED[w.helper](self, w, at, base, target, nullable)
 
     def block_at(self, at: str, base: str) -> Tuple[str, str]:
         """The offset at `at` followed to a block and its u32 length checked; the length."""
@@ -227,12 +230,25 @@ class FastWalk:
         self.st(f"left -= {BLOCK.length_size} + {n}")
         return q, n
 
-    def v_block(self, w: lower.WireType, at: str, base: str) -> None:
-        self.block_at(at, base)
+    def v_block(self, w: lower.WireType, at: str, base: str, target: Optional[str], nullable: bool) -> None:
+        q, n = self.block_at(at, base)
+        if target is not None:
+            self.st(f"{target} = r.text({self.syn.as_int(q + ' + 4')}, {self.syn.as_int(n)}, {target})")
 
-    def v_struct(self, w: lower.WireType, at: str, base: str) -> None:
-        self.st(f"left = {self.codec(w.ref or '')}.vfast0(d, {at}, {base}, size, left)")
-        self.fail("left < 0")
+    def v_struct(self, w: lower.WireType, at: str, base: str, target: Optional[str], nullable: bool) -> None:
+        self.struct(w, target, nullable, "left", f"vfast0(d, {at}, {base}, size, left)",
+                    f"vgetFast0(r, d, {at}, {base}, size, left, {{x}})")
+
+    def struct(self, w: lower.WireType, target: Optional[str], nullable: bool, acc: str, check: str,
+               read: str) -> None:
+        """A struct's walk called (read: into x, the struct at target or a new one put there)."""
+        call = check
+        if target is not None:
+            x = self.var("x")
+            self.ensure(w.ref or "", x, target, nullable)
+            call = read.format(x=x)
+        self.st(f"{acc} = {self.codec(w.ref or '')}.{call}")
+        self.fail(f"{acc} < 0")
 
     def optional_at(self, e: lower.WireType, at: str, base: str) -> str:
         """An optional's flag tested and its offset followed; the value's position."""
@@ -243,13 +259,20 @@ class FastWalk:
         self.st(f"left -= {e.slot}")
         return q
 
-    def v_optional(self, w: lower.WireType, at: str, base: str) -> None:
+    def v_optional(self, w: lower.WireType, at: str, base: str, target: Optional[str], nullable: bool) -> None:
         assert w.element is not None
         q = self.optional_at(w.element, at, base)
-        self.vfield(w.element, q, q)
+        self.vfield(w.element, q, q, target, True)
+        self.otherwise(target)
+
+    def otherwise(self, target: Optional[str]) -> None:
+        """An optional's block closed (read: its target null when it holds none)."""
+        if target is not None:
+            self.orelse()
+            self.st(f"{target} = null")
         self.close()
 
-    def v_array(self, w: lower.WireType, at: str, base: str) -> None:
+    def v_array(self, w: lower.WireType, at: str, base: str, target: Optional[str], nullable: bool) -> None:
         assert w.element is not None and w.length is not None
         e = w.element
         if needs_check(e):
@@ -261,10 +284,20 @@ class FastWalk:
             self.st(f"{a} += {e.slot}")
             self.close()
 
-    def v_collection(self, w: lower.WireType, at: str, base: str) -> None:
+    def v_collection(self, w: lower.WireType, at: str, base: str, target: Optional[str], nullable: bool) -> None:
+        n = COLLECTION.count_size
+        if target is not None:  # a vector or list of structs, read
+            el = w.element
+            assert el is not None and el.ref is not None
+            q, c = self.var("q"), self.var("c")
+            self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
+            self.entries_at(q, c, at, el.slot)
+            self.read_list(el.ref, target, c,
+                           lambda x, i: f"vgetFast0(r, d, {q} + {n} + {el.slot} * {i}, {base}, size, left, {x})",
+                           "left")
+            return
         es = sum(x.slot for x in parts(w))
         off, q, c = self.var("off"), self.var("q"), self.var("c")
-        n = COLLECTION.count_size
         self.decl(off, f"{U}.u32(d, {at}, {self.lim})")
         self.open(f"if ({off} != 0L)")
         self.decl(q, f"{base} + {off}")
@@ -303,10 +336,10 @@ class FastWalk:
             return (steps[k].size or 0) + self.ahead(steps, k + 1)
         return self.ahead(steps, k)
 
-    def final_walk(self, fn: str, name: str, layout: lower.StructLayout,
-                   run: Callable[[plan.Step], None], field: Callable[[plan.PlanField], None]) -> None:
-        """A final walk: the position after the struct at p, or -1 to take the general one."""
-        self.start(fn, name, "end")
+    def final(self, layout: lower.StructLayout, name: str = "") -> None:
+        """ffast0(d, p, end) (or, reading struct `name`, fgetFast0(r, d, p, end, v)): the
+        position after the struct at p, or -1 to take the general walk."""
+        self.start("fgetFast0" if name else "ffast0", name, "end")
         steps = layout.plan.final.steps
         for k, step in enumerate(steps):
             if step.op == "values":
@@ -314,54 +347,52 @@ class FastWalk:
                 size = step.size or 0
                 if self.have < size + la:
                     self.fail(f"end - p < {size + la}")
-                run(step)
+                for f in step.fields:
+                    if name:
+                        self.st(f"v.{self.field(f)} = {self.value(f.wire, self.plus('p', f.at or 0))}")
+                    elif f.helper == "decimal":
+                        self.scale(self.plus("p", f.at or 0))
                 self.st(f"p += {size}")
                 self.have = la
                 continue
             if step.op in ("string", "bytes"):
                 self.after = self.need(steps, k + 1)
-            field(step.field)
+            self.ffield(step.field.wire, "v." + self.field(step.field) if name else None)
             self.after = 0
         self.st("return p")
         self.close()
 
-    def final(self, layout: lower.StructLayout) -> None:
-        """ffast0(d, p, end)."""
-        def run(step: plan.Step) -> None:
-            for f in step.fields:
-                if f.helper == "decimal":
-                    self.scale(self.plus("p", f.at or 0))
-        self.final_walk("ffast0", "", layout, run, lambda f: self.ffield(f.wire))
-
-    def ffield(self, w: lower.WireType) -> None:
+    def ffield(self, w: lower.WireType, target: Optional[str] = None, nullable: bool = False) -> None:
         """Checks the value at p and moves p past it."""
         if w.is_value:
             self.fail(f"end - p < {w.final_size}")
-            if w.helper == "decimal":
+            if target is not None:
+                self.st(f"{target} = {self.value(w, 'p')}")
+            elif w.helper == "decimal":
                 self.scale("p")
             self.st(f"p += {w.final_size}")
             return
-        _FINAL[w.helper](self, w)
+        _FINAL[w.helper](self, w, target, nullable)
 
-    def f_block(self, w: lower.WireType) -> None:
+    def f_block(self, w: lower.WireType, target: Optional[str], nullable: bool) -> None:
         n = self.var("n")
         self.room(BLOCK.length_size)
         self.decl(n, f"{U}.u32(d, p, {self.lim})")
-        self.string_tail(n)
+        self.string_tail(n, "" if target is None else
+                         f"{target} = r.text({self.syn.as_int('p + 4')}, {self.syn.as_int(n)}, {target})")
 
-    def f_struct(self, w: lower.WireType) -> None:
-        self.st(f"p = {self.codec(w.ref or '')}.ffast0(d, p, end)")
-        self.fail("p < 0")
+    def f_struct(self, w: lower.WireType, target: Optional[str], nullable: bool) -> None:
+        self.struct(w, target, nullable, "p", "ffast0(d, p, end)", "fgetFast0(r, d, p, end, {x})")
 
-    def f_optional(self, w: lower.WireType) -> None:
+    def f_optional(self, w: lower.WireType, target: Optional[str], nullable: bool) -> None:
         assert w.element is not None
         self.room(OPTIONAL.flag_size)
         self.st(f"p += {OPTIONAL.flag_size}")
         self.open(f"if ({U}.u8(d, p - {OPTIONAL.flag_size}, {self.lim}) != 0)")
-        self.ffield(w.element)
-        self.close()
+        self.ffield(w.element, target, True)
+        self.otherwise(target)
 
-    def f_array(self, w: lower.WireType) -> None:
+    def f_array(self, w: lower.WireType, target: Optional[str], nullable: bool) -> None:
         assert w.element is not None and w.length is not None
         e = w.element
         if not fneeds_check(e):
@@ -386,9 +417,13 @@ class FastWalk:
         self.fail(self.past("p", f"{c} * {least}"))
         return c
 
-    def f_collection(self, w: lower.WireType) -> None:
+    def f_collection(self, w: lower.WireType, target: Optional[str], nullable: bool) -> None:
         least = sum(x.final_min for x in parts(w))
         c = self.count_at(least)
+        if target is not None:  # a vector or list of structs, read
+            assert w.element is not None
+            self.read_list(w.element.ref or "", target, c, lambda x, i: f"fgetFast0(r, d, p, end, {x})", "p")
+            return
         if all(not fneeds_check(x) and x.final_size is not None for x in parts(w)):
             self.st(f"p += {c} * {least}")  # fixed entries: the count check covers them
             return
@@ -409,26 +444,10 @@ class FastWalk:
         self.st(f"p += {BLOCK.length_size} + {n}")
         self.have = after
 
+    # ---- reading ---------------------------------------------------------------------
 
-_COLLECTIONS = ("vector", "list", "set", "map", "hash")
-_VERSIONED: Dict[str, Callable[[FastWalk, lower.WireType, str, str], None]] = {
-    "string": FastWalk.v_block, "bytes": FastWalk.v_block, "struct": FastWalk.v_struct,
-    "optional": FastWalk.v_optional, "array": FastWalk.v_array,
-    **{c: FastWalk.v_collection for c in _COLLECTIONS}}
-_FINAL: Dict[str, Callable[[FastWalk, lower.WireType], None]] = {
-    "string": FastWalk.f_block, "bytes": FastWalk.f_block, "struct": FastWalk.f_struct,
-    "optional": FastWalk.f_optional, "array": FastWalk.f_array,
-    **{c: FastWalk.f_collection for c in _COLLECTIONS}}
-
-
-class FastRead(FastWalk):
-    """The deserialize walks: `qualified` names a struct's class, `field` a field."""
-
-    def __init__(self, p: Printer, syntax: Syntax, codec: Callable[[str], str],
-                 qualified: Callable[[str], str], field: Callable[[plan.PlanField], str]) -> None:
-        super().__init__(p, syntax, codec)
-        self.qualified = qualified
-        self.field = field
+    def qualified(self, ref: str) -> str:
+        return names.qualified(self.syn.schema, ref)
 
     def value(self, w: lower.WireType, at: str) -> str:
         return unchecked(lambda q: self.syn.value_read(w, q), at, self.lim, self.syn.as_int)
@@ -443,47 +462,6 @@ class FastRead(FastWalk):
             self.st(new.format(**names))
             self.st(f"{target} = {x}")
             self.close()
-
-    def vread(self, name: str, layout: lower.StructLayout) -> None:
-        """vgetFast0(r, d, slot, base, size, left, v): reads v from the body the slot leads to."""
-        self.versioned(layout, "vgetFast0", name,
-                       lambda f, at: self.vrfield(f.wire, at, "pos", "v." + self.field(f)))
-
-    def vrfield(self, w: lower.WireType, at: str, base: str, target: str,
-                nullable: bool = False) -> None:
-        if w.is_value:
-            self.st(f"{target} = {self.value(w, at)}")
-            return
-        _VREAD[w.helper](self, w, at, base, target, nullable)
-
-    def vr_string(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
-        q, n = self.block_at(at, base)
-        self.st(f"{target} = r.text({self.syn.as_int(q + ' + 4')}, {self.syn.as_int(n)}, {target})")
-
-    def vr_struct(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
-        x = self.var("x")
-        self.ensure(w.ref or "", x, target, nullable)
-        self.st(f"left = {self.codec(w.ref or '')}.vgetFast0(r, d, {at}, {base}, size, left, {x})")
-        self.fail("left < 0")
-
-    def vr_optional(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
-        assert w.element is not None
-        o = self.optional_at(w.element, at, base)
-        self.vrfield(w.element, o, o, target, True)
-        self.orelse()
-        self.st(f"{target} = null")
-        self.close()
-
-    def vr_list(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
-        el = w.element
-        assert el is not None and el.ref is not None
-        n = COLLECTION.count_size
-        q, c = self.var("q"), self.var("c")
-        self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
-        self.entries_at(q, c, at, el.slot)
-        self.read_list(el.ref, target, c,
-                       lambda x, i: f"vgetFast0(r, d, {q} + {n} + {el.slot} * {i}, {base}, size, left, {x})",
-                       "left")
 
     def read_list(self, ref: str, target: str, c: str, call: Callable[[str, str], str],
                   acc: str) -> None:
@@ -506,53 +484,14 @@ class FastRead(FastWalk):
         self.st(f"{D}.trim({out}, {self.syn.as_int(c)})")
         self.st(f"{target} = {out}")
 
-    def fread(self, name: str, layout: lower.StructLayout) -> None:
-        """fgetFast0(r, d, p, end, v): reads v at p."""
-        def run(step: plan.Step) -> None:
-            for f in step.fields:
-                self.st(f"v.{self.field(f)} = {self.value(f.wire, self.plus('p', f.at or 0))}")
-        self.final_walk("fgetFast0", name, layout, run, lambda f: self.frfield(f.wire, "v." + self.field(f)))
 
-    def frfield(self, w: lower.WireType, target: str, nullable: bool = False) -> None:
-        if w.is_value:
-            self.fail(f"end - p < {w.final_size}")
-            self.st(f"{target} = {self.value(w, 'p')}")
-            self.st(f"p += {w.final_size}")
-            return
-        _FREAD[w.helper](self, w, target, nullable)
-
-    def fr_string(self, w: lower.WireType, target: str, nullable: bool) -> None:
-        n = self.var("n")
-        self.room(BLOCK.length_size)
-        self.decl(n, f"{U}.u32(d, p, {self.lim})")
-        self.string_tail(n, f"{target} = r.text({self.syn.as_int('p + 4')}, {self.syn.as_int(n)}, {target})")
-
-    def fr_struct(self, w: lower.WireType, target: str, nullable: bool) -> None:
-        x = self.var("x")
-        self.ensure(w.ref or "", x, target, nullable)
-        self.st(f"p = {self.codec(w.ref or '')}.fgetFast0(r, d, p, end, {x})")
-        self.fail("p < 0")
-
-    def fr_optional(self, w: lower.WireType, target: str, nullable: bool) -> None:
-        assert w.element is not None
-        self.room(OPTIONAL.flag_size)
-        self.st(f"p += {OPTIONAL.flag_size}")
-        self.open(f"if ({U}.u8(d, p - {OPTIONAL.flag_size}, {self.lim}) != 0)")
-        self.frfield(w.element, target, True)
-        self.orelse()
-        self.st(f"{target} = null")
-        self.close()
-
-    def fr_list(self, w: lower.WireType, target: str, nullable: bool) -> None:
-        el = w.element
-        assert el is not None and el.ref is not None
-        c = self.count_at(el.final_min)
-        self.read_list(el.ref, target, c, lambda x, i: f"fgetFast0(r, d, p, end, {x})", "p")
-
-
-_VREAD: Dict[str, Callable[[FastRead, lower.WireType, str, str, str, bool], None]] = {
-    "string": FastRead.vr_string, "struct": FastRead.vr_struct, "optional": FastRead.vr_optional,
-    "vector": FastRead.vr_list, "list": FastRead.vr_list}
-_FREAD: Dict[str, Callable[[FastRead, lower.WireType, str, bool], None]] = {
-    "string": FastRead.fr_string, "struct": FastRead.fr_struct, "optional": FastRead.fr_optional,
-    "vector": FastRead.fr_list, "list": FastRead.fr_list}
+Walk = Callable[..., None]
+_COLLECTIONS = ("vector", "list", "set", "map", "hash")
+_VERSIONED: Dict[str, Walk] = {
+    "string": FastWalk.v_block, "bytes": FastWalk.v_block, "struct": FastWalk.v_struct,
+    "optional": FastWalk.v_optional, "array": FastWalk.v_array,
+    **{c: FastWalk.v_collection for c in _COLLECTIONS}}
+_FINAL: Dict[str, Walk] = {
+    "string": FastWalk.f_block, "bytes": FastWalk.f_block, "struct": FastWalk.f_struct,
+    "optional": FastWalk.f_optional, "array": FastWalk.f_array,
+    **{c: FastWalk.f_collection for c in _COLLECTIONS}}

@@ -9,7 +9,7 @@ writer (`w.size = p; ...; p = w.size; b = w.buf;`), byte for byte the general pa
 
 from __future__ import annotations
 
-from typing import Callable, List, Sequence
+from typing import List, Sequence
 
 from ... import lower, plan
 from ..printer import Printer
@@ -29,12 +29,8 @@ def local(stmt: str) -> str:
 
 
 class FastPut:
-    """`codec` maps a struct's qualified name to its codec class, `field` a field to its
-    name in the class."""
-
-    def __init__(self, p: Printer, syntax: Syntax, codec: Callable[[str], str],
-                 field: Callable[[plan.PlanField], str]) -> None:
-        self.p, self.syn, self.codec, self.field = p, syntax, codec, field
+    def __init__(self, p: Printer, syntax: Syntax) -> None:
+        self.p, self.syn, self.codec, self.field = p, syntax, syntax.scodec, syntax.field
 
     def out(self, *lines: str) -> None:
         for line in lines:

@@ -1,10 +1,14 @@
 """Names Java and Kotlin share: packages (`domain` first, as FBE), qualified types, the
-schema class, enum raw values, float digits, field codecs (dev.fastwire.Codecs)."""
+schema class, enum raw values, float digits, field codecs (dev.fastwire.Codecs); and a
+field's initial value, from its lowered default (lower.Literal) or its type's zero, what
+the languages spell apart coming in a Spelling."""
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Callable, Optional, cast
+from dataclasses import dataclass
+from typing import Callable, Dict, Optional, Tuple, cast
 
 from ... import ir, lower
 from ..common import naming
@@ -20,8 +24,12 @@ LOCAL_NAMES = re.compile(r"(?:[a-z]|at|base|body|buf|codec|depth|end|error|last|
 
 
 def java_package(pkg: ir.Package) -> str:
-    parts = [naming.ident("java", part)
-             for part in (pkg.domain.split(".") if pkg.domain else []) + [pkg.name]]
+    return _package(pkg.domain, pkg.name)
+
+
+@functools.lru_cache(maxsize=None)
+def _package(domain: Optional[str], name: str) -> str:
+    parts = [naming.ident("java", part) for part in (domain.split(".") if domain else []) + [name]]
     if LOCAL_NAMES.fullmatch(parts[0]):
         parts[0] += "_"
     return ".".join(parts)
@@ -85,3 +93,58 @@ def codec(schema: ir.Schema, w: lower.WireType, leaf: Callable[[lower.WireType],
     if w.key is not None:
         return f"dev.fastwire.Codecs.{w.helper}({codec(schema, w.key, leaf)}, {e})"
     return f"dev.fastwire.Codecs.{w.helper}({e}{_CONTAINERS[w.helper].format(length=w.length)})"
+
+
+ZEROS = {"optional": "null", "timestamp": "0L", "decimal": "java.math.BigDecimal.ZERO",
+         "uuid": "dev.fastwire.Uuids.NIL", "string": '""', "enum": "{t}.of(0L)", "flags": "{t}.of(0L)"}
+COMPUTED = {"utc": "dev.fastwire.Timestamps.utc()", "uuid1": "dev.fastwire.Uuids.uuid1()",
+            "uuid4": "dev.fastwire.Uuids.uuid4()"}
+
+
+@dataclass(frozen=True)
+class Spelling:
+    quote: Callable[[str], str]  # a string literal
+    ident: Callable[[str], str]
+    integer: Callable[[lower.Literal, str], str]  # an integer literal of a helper's type
+    floats: Tuple[str, str]  # a float's, a double's NaN or infinity from its {raw} bits
+    zeros: Dict[str, str]  # the zeros of the language's own ({t}: the type)
+
+
+def zero(schema: ir.Schema, w: lower.WireType, fcodec: str, sp: Spelling) -> str:
+    template = sp.zeros.get(w.helper) or ZEROS.get(w.helper) or "{c}.zero()"
+    return template.format(t=w.ref and qualified(schema, w.ref), c=fcodec)
+
+
+def _float(lit: lower.Literal, w: lower.WireType, sp: Spelling) -> str:
+    x = float(cast(float, lit.value))
+    single = w.helper == "float"
+    if x != x or x in (float("inf"), float("-inf")):
+        return sp.floats[0 if single else 1].format(raw=int(cast(int, lit.raw)))
+    return float_literal(x) + ("f" if single else "")
+
+
+def _integer(schema: ir.Schema, lit: lower.Literal, w: lower.WireType, sp: Spelling) -> str:
+    if w.ref is not None:  # an enum or flags value
+        return enum_value(schema, sp.ident, w.ref, lit)
+    return sp.integer(lit, w.helper)
+
+
+LITERALS: Dict[str, Callable[[ir.Schema, lower.Literal, lower.WireType, Spelling], str]] = {
+    "null": lambda s, lit, w, sp: "null",
+    "computed": lambda s, lit, w, sp: COMPUTED[str(lit.value)],
+    "bool": lambda s, lit, w, sp: "true" if lit.value else "false",
+    "string": lambda s, lit, w, sp: sp.quote(str(lit.value)),
+    "uuid": lambda s, lit, w, sp: f'java.util.UUID.fromString("{lit.value}")',
+    "decimal": lambda s, lit, w, sp: f'dev.fastwire.Decimals.parse("{lit.value}")',
+    "float": lambda s, lit, w, sp: _float(lit, w, sp),
+    "integer": _integer,
+}
+
+
+def default(schema: ir.Schema, w: lower.WireType, lit: Optional[lower.Literal], fcodec: str,
+            sp: Spelling) -> str:
+    """The expression of a field's initial value."""
+    if lit is None:
+        return zero(schema, w, fcodec, sp)
+    value = w.element if w.element is not None and w.helper == "optional" else w
+    return LITERALS[lit.kind](schema, lit, value, sp)

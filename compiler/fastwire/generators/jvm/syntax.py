@@ -12,11 +12,74 @@ codec class, {fmin} its least final size and {inner} its statement (INNER).
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+import textwrap
+from contextlib import contextmanager
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ... import ir, lower, plan
 from ...layouts import DECIMAL
+from ..printer import Printer
 from . import names
+
+Field = Union[lower.FieldLayout, plan.PlanField]
+
+
+def joined(text: str) -> str:
+    """A text dedented, without its first line break, its lines starting `+ ` put on the
+    line before (after a space): the long lines of generated code, in our source's width."""
+    out: List[str] = []
+    for line in textwrap.dedent(text).removeprefix("\n").split("\n"):
+        if line.lstrip().startswith("+ "):
+            out[-1] += line.lstrip()[1:]
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def table(text: str) -> Dict[str, str]:
+    """Lines `key text` as {key: its texts, one a line}: a language's lines by name."""
+    out: Dict[str, List[str]] = {}
+    for line in joined(text).strip().splitlines():
+        key, _, rest = line.strip().partition(" ")
+        out.setdefault(key, []).append(rest)
+    return {k: "\n".join(v) for k, v in out.items()}
+
+
+@contextmanager
+def block(p: Printer, head: str) -> Iterator[None]:
+    """`head {`, what the body prints one level in, `}`: Printer.block for a head printed
+    as it is (a struct's own text is no template: Printer caches templates, a few thousand)."""
+    p.value(head + " {")
+    p.indent()
+    yield
+    p.outdent()
+    p.value("}")
+
+
+def emit(p: Printer, template: str, **v: str) -> None:
+    """p.print(template, **v), leaving out the lines that are only a `$name$` set to ''."""
+    drop = {f"${k}$" for k, x in v.items() if x == ""}
+    if drop:
+        template = "\n".join(line for line in template.split("\n") if line.strip() not in drop)
+    p.print(template, **v)
+
+
+W, R = "dev.fastwire.Writer", "dev.fastwire.Reader"
+# A codec's methods: parameters (N the struct, N? one that may be null) and result; the
+# static entries (vput0, ...), the bodies (vfields0, ...) and the overrides take the same.
+METHODS = {name: spec.partition(" : ") for name, spec in table("""
+    vfields w W, body int, v N
+    vread r R, body int, size int, depth int, v N
+    vverify r R, body int, size int, depth int
+    ffields w W, v N
+    fread r R, depth int, v N
+    fverify r R, depth int
+    vput w W, pos int, base int, v N?
+    vget r R, pos int, base int, depth int, reuse N? : N
+    vcheck r R, pos int, base int, depth int
+    fput w W, v N?
+    fget r R, depth int, reuse N? : N
+    fcheck r R, depth int""").items()}
 
 # How the general codec bodies code a field (its route), from the helper the plan names:
 # `value` a fixed-size value in place; `string`, `bytes`, `struct` through dev.fastwire.Direct
@@ -80,8 +143,39 @@ class Syntax:
     size = ""
     wb = ""
 
+    # codec.py: the Codec class's opening (levels: how many blocks it opens) and its fast
+    # overrides; the static entries' lines by name (table()); a method's head, without and
+    # with a result, and a parameter; the prefixes of a body, an entry and the overrides;
+    # an override; JSON's methods, a key, a put by the field's codec and a case of jfield
+    codec_head = ""
+    levels = 1
+    fast_overrides = ""
+    entry: Dict[str, str] = {}
+    sigs = ("", "")
+    param = ""
+    int_type = "int"
+    nullable = ""
+    prefixes = {"body": "", "entry": "", "vfields": "", "vput": ""}
+    override = ""
+    json = ""
+    json_put: Dict[str, str] = {}
+    json_case = ""
+
     def __init__(self, schema: ir.Schema) -> None:
         self.schema = schema
+        self._sigs: Dict[Tuple[str, str, str], str] = {}
+
+    def quote(self, text: str) -> str: raise NotImplementedError
+
+    def sig(self, prefix: str, name: str, n: str) -> str:
+        """A method's head (no body): `name` (vput0, vput, ...) of struct n."""
+        key = (prefix, name, n)
+        if key not in self._sigs:
+            params, _, result = METHODS[name.rstrip("0")]
+            types = {"W": W, "R": R, "int": self.int_type, "N": n, "N?": n + self.nullable}
+            args = ", ".join(self.param.format(p=x, t=types[t]) for x, t in (a.split(" ") for a in params.split(", ")))
+            self._sigs[key] = self.sigs[bool(result)].format(prefix=prefix, name=name, args=args, n=n)
+        return self._sigs[key]
 
     def scodec(self, ref: str) -> str:
         """A struct's codec class (its static entry points)."""
@@ -89,8 +183,8 @@ class Syntax:
 
     # ---- what the language provides: names, types, values -----------------------------
     # a field's name; its codec (Fields.F_<name>); a boxed type; a struct's CODEC
-    def field(self, f: plan.PlanField) -> str: raise NotImplementedError
-    def fcodec(self, f: plan.PlanField) -> str: raise NotImplementedError
+    def field(self, f: Field) -> str: raise NotImplementedError
+    def fcodec(self, f: Field) -> str: raise NotImplementedError
     def boxed(self, w: lower.WireType) -> str: raise NotImplementedError
     def struct_codec(self, w: lower.WireType) -> str: raise NotImplementedError
 

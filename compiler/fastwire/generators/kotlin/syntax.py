@@ -8,10 +8,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 from ... import ir, lower, plan
 from ...layouts import SCALAR_WIDTHS
 from ..jvm import names
-from ..jvm.syntax import Syntax
-from . import literals
-from .names import fcodec, field
-from .types import codec, ktype
+from ..jvm.syntax import Field, Syntax, joined, table
+from .types import codec, default, fcodec, field, kstring, ktype
 
 D = "dev.fastwire.Direct"
 F = "dev.fastwire.Fast"
@@ -99,6 +97,75 @@ PUT_DIRECT = {
 
 
 class KotlinSyntax(Syntax):
+    codec_head = joined("""
+        /** $n$'s codec: the versioned format, the final format and JSON. */
+        class Codec internal constructor() : dev.fastwire.StructCodec<$n$>($n$::class.java,
+        + $qn$, $t$, $bs$, $fm$) {
+            override fun create(): $n$ = $n$()
+
+            /** Static entry points that other generated structs call directly (no virtual call). */
+            companion object {
+        """)
+    levels = 2
+    fast_overrides = joined("""
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long =
+        + if (depth >= $depth$) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int =
+        + if (depth >= $depth$) ffast0(d, p.toLong(), end.toLong()).toInt() else -1""")
+    entry = table("""
+        vput0_fast { w.size = vw0(w, w.size, pos, base, v) }
+        fput0_fast { w.size = fw0(w, w.buf, w.size, v) }
+        vput if (v == null) throw dev.fastwire.EncodeException($null$)
+        vput val body = w.allocRaw($bs$)
+        vput w.i32(body, $bs$)
+        vput w.i32(body + 4, $t$)
+        vput vfields0(w, body, v)
+        vput w.i32(pos, body - base)
+        fresh val v = reuse ?: $n$()
+        vget_fast if (depth >= $depth$) { val left = vgetFast0(r, r.buf, pos.toLong(), base.toLong(),
+        + r.end.toLong(), r.budget, v); if (left >= 0) { r.budget = left; return v } }
+        enter val body = r.enter(base, r.u32(pos), pos + 4, $t$, depth)
+        vread vread0(r, body, r.len, depth - 1, v)
+        vread return v
+        vcheck_fast if (depth >= $depth$) { val left = vfast0(r.buf, pos.toLong(), base.toLong(),
+        + r.end.toLong(), r.budget); if (left >= 0) { r.budget = left; return } }
+        vverify vverify0(r, body, r.len, depth - 1)
+        fput if (v == null) throw dev.fastwire.EncodeException($null$)
+        fput ffields0(w, v)
+        deep if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+        fget_fast if (depth >= $depth$) { val p = fgetFast0(r, r.buf, r.pos.toLong(), r.end.toLong(),
+        + v).toInt(); if (p >= 0) { r.pos = p; return v } }
+        fread fread0(r, depth - 1, v)
+        fread return v
+        fcheck_fast if (depth >= $depth$) { val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt();
+        + if (p >= 0) { r.pos = p; return } }
+        fverify fverify0(r, depth - 1)""")
+    sigs = ("{prefix}fun {name}({args})", "{prefix}fun {name}({args}): {n}")
+    param = "{p}: {t}"
+    int_type = "Int"
+    nullable = "?"
+    prefixes = {"body": "", "entry": "", "vfields": "override ", "vput": "override "}
+    override = "{sig} = {call}"
+    json = joined("""
+        override fun jfields(w: dev.fastwire.JsonWriter, v: $n$) {
+            $puts$
+        }
+
+        override fun jfield(r: dev.fastwire.JsonReader, v: $n$): Boolean {
+            when (r.key) {
+                $cases$
+                else -> return false
+            }
+            return true
+        }
+        """)
+    # A primitive written as its JSON form, by helper.
+    json_put = {"bool": "w.bool({v})", "char": "w.integer({v}.code.toLong() and 0xFF)",
+                **{h: "w.integer({v}.toLong())" for h in ("byte", "uint8", "int8", "int16", "uint16", "int32",
+                                                          "uint32", "wchar")},
+                "int64": "w.integer({v})", "uint64": "w.unsigned({v}.toLong())", "timestamp": "w.unsigned({v})",
+                "float": "w.number({v}.toDouble())", "double": "w.number({v})"}
+    json_case = "{key} -> {v} = {fc}.jget(r)"
     end = ""
     statements = STATEMENTS
     wrap = WRAP
@@ -123,10 +190,13 @@ class KotlinSyntax(Syntax):
         super().__init__(schema)
         self.pkg, self.s = pkg, s
 
-    def field(self, f: plan.PlanField) -> str:
+    def quote(self, text: str) -> str:
+        return kstring(text)
+
+    def field(self, f: Field) -> str:
         return field(f)
 
-    def fcodec(self, f: plan.PlanField) -> str:
+    def fcodec(self, f: Field) -> str:
         return fcodec(self.s, f)
 
     def boxed(self, w: lower.WireType) -> str:
@@ -153,7 +223,7 @@ class KotlinSyntax(Syntax):
 
     def vread(self, f: plan.PlanField, p: str, end: int, target: str,
               lit: Optional[lower.Literal]) -> List[str]:
-        dflt = literals.default(self.schema, f.wire, lit, self.fcodec(f))
+        dflt = default(self.schema, f.wire, lit, self.fcodec(f))
         return [f"{target} = if (size >= {end}) {self.vget(f, p, target)} else {dflt}"]
 
     def run_open(self, size: int) -> str:
