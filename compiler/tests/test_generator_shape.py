@@ -34,11 +34,12 @@ LAYOUT_CONSTANTS = {
 
 # language folder: (lines that test a wire kind, bytes) today, while it is moved onto the plan
 # (Bytes raised by issue 37's fixes: comment escaping through common/docs.py in every
-# generator, Go's suffix sum, Java's memoized fast-path checks, Ruby's inlining bound.)
+# generator, Go's suffix sum, Java's memoized fast-path checks, Ruby's inlining bound; jvm's by taking over what
+# java and kotlin shared, 10 KB less for the three.)
 PENDING = {
-    "csharp": (5, 51_966), "go": (0, 77_780), "ruby": (19, 56_736),
+    "csharp": (5, 51_966), "jvm": (3, 61_199), "go": (0, 77_780), "ruby": (19, 56_736),
 }
-PENDING_TOTAL = 508_000  # while languages are pending; then MAX_TOTAL_BYTES
+PENDING_TOTAL = 498_000  # while languages are pending; then MAX_TOTAL_BYTES
 
 
 def sources(folder: str):
