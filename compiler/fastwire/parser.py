@@ -627,21 +627,25 @@ class Parser:
             ftype.container = "map" if map_key is not None else "hash"
             ftype.key = ast.Name(self._one(key), Location(source, line, m.start(group) - bol + 1,
                                                           len(key)))
+        # The defaults' texts and values are interned: a big schema repeats a few.
         default: Optional[ast.Literal] = None
         if number is not None:
+            number = intern(number)
             default = ast.Literal("int", int(number, 10),
                                   Location(source, line, m.start(10) - bol + 1, len(number)),
                                   number)
         elif string is not None:
-            default = ast.Literal("string", string[1:-1],
+            string = intern(string)
+            default = ast.Literal("string", intern(string[1:-1]),
                                   Location(source, line, m.start(12) - bol + 1, len(string)),
                                   string)
         elif word is not None:
-            default = self._word_default(word, Location(source, line, m.start(13) - bol + 1,
+            default = self._word_default(intern(word), Location(source, line, m.start(13) - bol + 1,
                                                         len(word)))
             if default is None:
                 return None
         elif fraction is not None:
+            fraction = intern(fraction)
             default = ast.Literal("float", fraction,
                                   Location(source, line, m.start(11) - bol + 1, len(fraction)),
                                   fraction)

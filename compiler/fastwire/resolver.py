@@ -588,11 +588,11 @@ class Resolver:
                 ftype = field_type(unit, fd.type)
                 if ftype is None:
                     continue
-                loc = fd.name_location
+                at = fd.name_location
                 out.append(field(fd.name, ftype, None if fd.default is None else
                                  self._default(unit, fd, ftype), fd.key, fd.id, fd.hidden,
                                  fd.deprecated, qualified, fd.doc,
-                                 source_ref(loc.source.path, loc.line, loc.column)))
+                                 source_ref(at.source.path, at.line, at.column)))
                 continue
             else:
                 names = (fd.name,)
