@@ -17,6 +17,7 @@ from __future__ import annotations
 import struct as _struct
 from dataclasses import dataclass, field
 from functools import cached_property
+from sys import intern
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from . import ir, layouts, plan
@@ -160,11 +161,11 @@ def _plain(schema: ir.Schema, ref: ir.TypeRef) -> WireType:
         t = schema.lookup(ref)
         assert isinstance(t, ir.EnumType)
         size = scalar_size(t.base)
-        return WireType(ref.kind, size, size, size, scalar=t.base, ref=ref.qualified_name)
+        return WireType(ref.kind, size, size, size, scalar=t.base, ref=intern(ref.qualified_name))
     s = schema.lookup(ref)
     assert isinstance(s, ir.StructType)
     fmin, fsize = _final_sizes(schema, s, set())
-    return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=ref.qualified_name)
+    return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=intern(ref.qualified_name))
 
 
 def _final_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
@@ -234,7 +235,7 @@ def _field_wire(schema: ir.Schema, t: ir.FieldType, active: Optional[set] = None
             s = schema.lookup(ref)
             assert isinstance(s, ir.StructType)
             fmin, fsize = _final_sizes(schema, s, visiting)
-            return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=ref.qualified_name)
+            return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=intern(ref.qualified_name))
         return _plain(schema, ref)
 
     value = plain(t.value)

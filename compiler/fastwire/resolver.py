@@ -84,7 +84,7 @@ class Resolver:
         self._interned: Dict[object, object] = {}
         # Shortcuts to the interned primitive references and field types (making one to look
         # it up costs more than the lookup; there are few of them).
-        self._refs: Dict[Tuple[int, Tuple[str, ...]], ir.TypeRef] = {}
+        self._refs: Dict[int, Dict[Tuple[str, ...], ir.TypeRef]] = {}  # by id(unit), name
         self._field_types: Dict[tuple, ir.FieldType] = {}
 
     # -- loading ----------------------------------------------------------------------
@@ -267,19 +267,21 @@ class Resolver:
         # The references found, by the unit they are written in and the name: every
         # package's symbols are declared before any type is looked up, so a name found once
         # is found the same the next time (a name not found is reported each time).
-        key = (id(unit), parts)
-        ref = self._refs.get(key)
+        known = self._refs.get(id(unit))
+        if known is None:
+            known = self._refs[id(unit)] = {}
+        ref = known.get(parts)
         if ref is not None:
             return ref
         if len(parts) == 1 and parts[0] in BUILTIN_TYPES:
-            ref = self._refs[key] = self._shared(ir.TypeRef("primitive", parts[0]))
+            ref = known[parts] = self._shared(ir.TypeRef("primitive", parts[0]))
             return ref
         found = self._lookup(unit, name, what)
         if found is None:
             return None
         target, decl = found
         kind = decl.kind if isinstance(decl, ast.EnumDecl) else "struct"
-        ref = self._refs[key] = self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
+        ref = known[parts] = self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
         return ref
 
     def _shared(self, value):
@@ -636,13 +638,17 @@ class Resolver:
                 return None
         if value is None:
             return None
-        # The field types, by what makes them (type references are shared, so their ids
-        # identify them, and they live as long): making one to look it up costs more.
-        ident = (id(value), t.optional, t.container, t.size, id(key))
+        if value.kind != "primitive" or key is not None:
+            # Each struct's field types are used by few fields: a memo of them would cost
+            # more memory than it saves time.
+            return self._shared(ir.FieldType(value, t.optional, t.container, t.size, key))
+        # The few field types of primitives, by what makes them (primitive references are
+        # shared, so their ids identify them, and they live as long).
+        ident = (id(value), t.optional, t.container, t.size)
         ftype = self._field_types.get(ident)
         if ftype is None:
             ftype = self._field_types[ident] = self._shared(
-                ir.FieldType(value, t.optional, t.container, t.size, key))
+                ir.FieldType(value, t.optional, t.container, t.size, None))
         return ftype
 
     def _keyable(self, ref: ir.TypeRef) -> Optional[str]:
