@@ -291,6 +291,7 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
 
     status = EXIT_OK
     written: List[str] = []  # every output, once, across all the schemas
+    seen = set(written)  # the same, to look up (a language writes a file per type: 50,000 of them)
     inputs: List[str] = []  # every schema read, imports included
     options = Options(final=ns.final, json=ns.json, proto=ns.proto, indent=ns.indent,
                       tabs=ns.tabs, go_import=go_import, cpp_pmr=getattr(ns, "cpp_pmr", False))
@@ -308,8 +309,9 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
         for target in targets:
             for rel, content in RENDERERS[target](model, options).items():
                 out = os.path.join(ns.output, rel)
-                if out in written:
+                if out in seen:
                     continue  # an import shared by several schemas: generated once
+                seen.add(out)
                 written.append(out)
                 if ns.print_outputs:
                     print(out)

@@ -36,6 +36,10 @@ IR_VERSION = 3  # 2: the lowered wire model (lower.py); 3: the codec plan (plan.
 IR_READABLE = (2, 3)  # what from_json reads: 3 only adds to 2
 
 
+# The classes are immutable by convention, not `frozen`: a frozen dataclass sets each
+# attribute through object.__setattr__, which made creating one four times as slow, and a
+# 10 MB schema creates millions (issue 37). They hash and compare by value as before
+# (unsafe_hash), and nothing assigns to them once made. lower.py and plan.py do the same.
 def _memo() -> Any:
     """An object's lookup tables, made on first use: not part of its value (not compared,
     hashed or printed). Every lookup by name is a dict, never a scan, so code that looks
@@ -43,14 +47,14 @@ def _memo() -> Any:
     return field(default_factory=dict, init=False, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class SourceRef:
     file: str
     line: int
     column: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TypeRef:
     """A reference to a primitive (package None) or to a named enum, flags or struct."""
 
@@ -67,7 +71,7 @@ class TypeRef:
         return self.kind == "primitive"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FieldType:
     """`value` is the plain type, the element type of a collection, or a map's value type.
 
@@ -91,7 +95,7 @@ class FieldType:
         }[self.container]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Default:
     """A field's declared default, already typed.
 
@@ -125,7 +129,7 @@ class Default:
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Field:
     name: str
     type: FieldType
@@ -140,7 +144,7 @@ class Field:
     reset_of: Optional[str] = None  # for the `<name>Reset` bool that `T~ name` adds
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class EnumValue:
     name: str
     value: int
@@ -150,7 +154,7 @@ class EnumValue:
     location: SourceRef
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class EnumType:
     """An enum or a flags type (`kind` tells which)."""
 
@@ -176,13 +180,13 @@ class EnumType:
         return by_name.get(name)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Reject:
     type: TypeRef
     global_: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StructType:
     kind: str  # struct | message
     name: str
@@ -228,7 +232,7 @@ class StructType:
 NamedType = Union[EnumType, StructType]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Package:
     name: str
     domain: Optional[str]
@@ -288,7 +292,7 @@ class Package:
         return by_name.get(name)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Schema:
     """A compiled schema: the root package and every package it imports, imports first."""
 

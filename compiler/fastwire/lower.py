@@ -17,6 +17,7 @@ from __future__ import annotations
 import struct as _struct
 from dataclasses import dataclass, field
 from functools import cached_property
+from sys import intern
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from . import ir, layouts, plan
@@ -31,10 +32,11 @@ __all__ = ["SCALARS", "VALUE_KINDS", "WIRE_KINDS", "CodecPlan", "FieldLayout", "
 HEADER_SIZE = STRUCT.header_size  # a versioned struct body's [u32 size][u32 type]
 OFFSET_SIZE = layouts.OFFSET  # an offset, a count or a length
 FLAG_SIZE = OPTIONAL.flag_size  # an optional's presence flag
+_VALUE_KINDS = frozenset(VALUE_KINDS)
 _SPECIAL_SIZES = {"decimal": DECIMAL.size, "uuid": UUID.size, "timestamp": TIMESTAMP.size}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FieldLayout:
     name: str
     index: int  # position among the struct's wire fields (all_fields)
@@ -47,7 +49,7 @@ class FieldLayout:
         return self.wire.slot
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FinalRun:
     """Consecutive fields that are each one fixed-size value (VALUE_KINDS), in the final
     format: they can be read or written at once. `offsets` are from the run's start."""
@@ -62,7 +64,7 @@ class FinalRun:
         return range(self.first, self.first + self.count)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Literal:
     """A default as a normalised literal.
 
@@ -159,11 +161,11 @@ def _plain(schema: ir.Schema, ref: ir.TypeRef) -> WireType:
         t = schema.lookup(ref)
         assert isinstance(t, ir.EnumType)
         size = scalar_size(t.base)
-        return WireType(ref.kind, size, size, size, scalar=t.base, ref=ref.qualified_name)
+        return WireType(ref.kind, size, size, size, scalar=t.base, ref=intern(ref.qualified_name))
     s = schema.lookup(ref)
     assert isinstance(s, ir.StructType)
     fmin, fsize = _final_sizes(schema, s, set())
-    return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=ref.qualified_name)
+    return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=intern(ref.qualified_name))
 
 
 def _final_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
@@ -215,8 +217,11 @@ def _size_memo(schema: ir.Schema) -> Tuple[_SizeMemo, Dict[str, FrozenSet[str]]]
 
 def _sum_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
     total_min, fixed = 0, True
+    # A struct in no cycle reaches none of the structs being sized around it (one would
+    # reach it back), so its fields' wire types are their context-free ones, shared.
+    acyclic = s.qualified_name not in _size_memo(schema)[1]
     for f in s.all_fields:
-        w = _field_wire(schema, f.type, active)
+        w = wire_type(schema, f.type) if acyclic else _field_wire(schema, f.type, active)
         total_min += w.final_min
         fixed = fixed and w.fixed
     return total_min, (total_min if fixed else None)
@@ -230,7 +235,7 @@ def _field_wire(schema: ir.Schema, t: ir.FieldType, active: Optional[set] = None
             s = schema.lookup(ref)
             assert isinstance(s, ir.StructType)
             fmin, fsize = _final_sizes(schema, s, visiting)
-            return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=ref.qualified_name)
+            return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=intern(ref.qualified_name))
         return _plain(schema, ref)
 
     value = plain(t.value)
@@ -252,17 +257,43 @@ def _field_wire(schema: ir.Schema, t: ir.FieldType, active: Optional[set] = None
 
 
 def wire_type(schema: ir.Schema, t: ir.FieldType) -> WireType:
-    """The wire type of a field type."""
-    return _field_wire(schema, t)
+    """The wire type of a field type.
+
+    Worked out once per field type object and schema: the resolver shares equal field
+    types, so a big schema's fields have few, and their fields share the one answer (a
+    wire type is a value, never changed). The memo is keyed by the object's id and holds
+    the object, so no id is reused while its entry lives."""
+    memo = schema._index.get("wire_types")
+    if memo is None:
+        memo = schema._index["wire_types"] = {}
+    known = memo.get(id(t))
+    if known is not None and known[0] is t:
+        return known[1]
+    w = _field_wire(schema, t)
+    memo[id(t)] = (t, w)
+    return w
 
 
 # ---- literals ---------------------------------------------------------------------------
 
 def literal(schema: ir.Schema, f: ir.Field) -> Optional[Literal]:
-    """A field's declared default as a normalised literal (None: no default)."""
+    """A field's declared default as a normalised literal (None: no default). One object
+    per distinct default and type, kept in the schema's memo: a big schema repeats the
+    same few defaults on most of its fields."""
     d = f.default
     if d is None:
         return None
+    memo = schema._index.get("literals")
+    if memo is None:
+        memo = schema._index["literals"] = {}
+    key = (d.kind, type(d.value), d.value, d.text, d.names, f.type.value)
+    lit = memo.get(key)
+    if lit is None:
+        lit = memo[key] = _literal(schema, f, d)
+    return lit
+
+
+def _literal(schema: ir.Schema, f: ir.Field, d: ir.Default) -> Literal:
     ref = f.type.value
     prim = ref.name if ref.kind == "primitive" else None
     if d.kind == "null":
@@ -342,28 +373,24 @@ def lower_struct(schema: ir.Schema, s: ir.StructType) -> StructLayout:
     fields: List[FieldLayout] = []
     offset = HEADER_SIZE
     final_offset: Optional[int] = 0
+    runs: List[FinalRun] = []
+    run: List[int] = []  # the offsets in the open run of value fields, from its start
+    run_size = 0  # a running sum: a run can be 100,000 fields long
+    value_kinds = _VALUE_KINDS
     for i, f in enumerate(s.all_fields):
         w = wire_type(schema, f.type)
         fields.append(FieldLayout(f.name, i, w, offset, final_offset))
         offset += w.slot
-        final_offset = None if final_offset is None or w.final_size is None \
-            else final_offset + w.final_size
-    runs: List[FinalRun] = []
-    start: Optional[int] = None
-    ended: List[Optional[FieldLayout]] = [*fields, None]  # None: the end closes a run
-    for i, fl in enumerate(ended):
-        if fl is not None and fl.wire.is_value:
-            if start is None:
-                start = i
-            continue
-        if start is not None:
-            offs: List[int] = []
-            size = 0
-            for j in range(start, i):  # a running sum: a run can be 100,000 fields long
-                offs.append(size)
-                size += fields[j].wire.final_size or 0
-            runs.append(FinalRun(start, i - start, size, tuple(offs)))
-            start = None
+        size = w.final_size
+        final_offset = None if final_offset is None or size is None else final_offset + size
+        if w.kind in value_kinds:
+            run.append(run_size)
+            run_size += size or 0
+        elif run:
+            runs.append(FinalRun(i - len(run), len(run), run_size, tuple(run)))
+            run, run_size = [], 0
+    if run:
+        runs.append(FinalRun(len(fields) - len(run), len(run), run_size, tuple(run)))
     final_min, final_size = _final_sizes(schema, s, set())
     keys = s.key_fields
     return StructLayout(
@@ -372,7 +399,15 @@ def lower_struct(schema: ir.Schema, s: ir.StructType) -> StructLayout:
         final_min=final_min, final_size=final_size,
         equality=tuple(f.name for f in (keys or s.all_fields)), keyed=bool(keys),
         defaults=tuple(literal(schema, f) for f in s.all_fields),
-        plan=plan.build(offset, fields, final_min, final_size))
+        plan=plan.build(offset, fields, final_min, final_size, _json_memo(schema)))
+
+
+def _json_memo(schema: ir.Schema) -> Dict[int, Any]:
+    """The schema's memo of JSON forms by wire type (plan.build)."""
+    memo = schema._index.get("json_forms")
+    if memo is None:
+        memo = schema._index["json_forms"] = {}
+    return memo
 
 
 def emission_order(package: ir.Package) -> List[ir.StructType]:

@@ -30,12 +30,27 @@ class ParseError(Exception):
         self.location = location
 
 
-# A field parse_field would read as `Type name;`, `Type name = 12;` or `Type name = "text";`,
-# after its type: on one line, `?` and/or `[]` glued to the type, the name, an optional plain
-# decimal (at most 18 digits) or string (no escape, no quote), then ';'. (No space is needed
-# before the name: the type's token ended where a name character would have continued it.)
-_PLAIN_FIELD = re.compile(r'(\??)((?:\[\])?)[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*'
-                          r'(?:=[ \t]*(-?[0-9]{1,18}|"[^"\\\n]*")[ \t]*)?;')
+# The fields parse_field reads most often, each read by one regular expression on one line
+# (Parser._plain_fields): after a one-part type, an optional `?`, then at most one of `[]`,
+# `[N]`, `()`, `!`, `<K>` or `{K}` (K a one-part type), the name, an optional default (a
+# plain decimal of at most 18 digits, a decimal fraction, a string without escapes, or a
+# word or dotted name of at most three parts), then ';'. Spaces and tabs may separate the
+# tokens. What the expression takes it checks no further than the words it matched.
+_FIELD_REST = (r'[ \t]*(?P<opt>\?)?[ \t]*(?:(?P<vec>\[[ \t]*\])'
+               r'|\[[ \t]*(?P<size>[1-9][0-9]{0,8})[ \t]*\]'
+               r'|(?P<list>\([ \t]*\))|(?P<set>!)'
+               r'|<[ \t]*(?P<map>[A-Za-z_][A-Za-z0-9_]*)[ \t]*>'
+               r'|\{[ \t]*(?P<hash>[A-Za-z_][A-Za-z0-9_]*)[ \t]*\})?'
+               r'[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*'
+               r'(?:=[ \t]*(?:(?P<int>-?[0-9]{1,18})|(?P<float>-?[0-9]{1,15}\.[0-9]{1,15})'
+               r'|(?P<string>"[^"\\\n]*")'
+               r'|(?P<word>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){0,2}))[ \t]*)?;')
+_PLAIN_FIELD = re.compile(r'(?P<type>)' + _FIELD_REST)  # `type` empty: read as a token
+# The same after the `;` of the field before: the line breaks and spaces up to the type,
+# and the type, whole (`int8 ;` is not the type `in` of a field `t8`).
+_NEXT_FIELD = re.compile(r'[ \t\r\n]*(?P<type>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])'
+                         + _FIELD_REST)
+_BOOLEANS = ("true", "false")
 
 
 class _Attributes:
@@ -110,7 +125,7 @@ class Parser:
         same few types on every field."""
         parts = self._names.get(text)
         if parts is None:
-            parts = self._names[text] = (text,)
+            parts = self._names[text] = (intern(text),)
         return parts
 
     def peek(self, n: int = 1) -> Token:
@@ -490,7 +505,8 @@ class Parser:
             if self.tok.kind == EOF:
                 raise self.fail(f"expected '}}' to close {kind} '{name.text}', found end of file")
             try:
-                decl.fields.append(self._plain_field() or self.parse_field())
+                if not self._plain_fields(decl.fields):
+                    decl.fields.append(self.parse_field())
             except ParseError as err:
                 self.report(err)
                 self.sync_member()
@@ -531,43 +547,130 @@ class Parser:
         return ast.FieldDecl(name_text, name_loc, ftype, default, key=key or is_id,
                              id=is_id, hidden=hidden, deprecated=deprecated, doc=doc)
 
-    def _plain_field(self) -> Optional[ast.FieldDecl]:
-        """The fast path for the commonest fields, read with one regular expression on one
-        line: `Type name;`, `Type? name;`, `Type[] name;`, `Type name = 12;`, `Type name =
-        "text";` (a one-part type, no attributes, a plain decimal or a string without
-        escapes). None for anything else,
-        read by parse_field. The result is what parse_field makes of the same text."""
+    def _plain_fields(self, out: List[ast.FieldDecl]) -> bool:
+        """The fast path for the commonest fields (_PLAIN_FIELD), the current token being
+        the first one's type: appends to `out` that field and each plain field after it,
+        read from the text without tokens, and returns True; False, having read nothing,
+        when the first field is not plain (parse_field reads it). Each field is what
+        parse_field makes of the same text."""
         tok = self.tok
         if tok.kind != IDENT or self._ahead or (tok.text in RESERVED and tok.text not in BUILTIN_TYPES):
-            return None
+            return False
         lexer = self._lexer
+        text, source = lexer.text, lexer.source
         pos = lexer.pos
-        m = _PLAIN_FIELD.match(lexer.text, pos)
-        if m is None or m.group(3) in RESERVED:
-            return None
-        source, line, col = lexer.source, lexer.line, lexer.col  # the place of `pos`
-        name = intern(m.group(3))
-        base = ast.Name(self._one(tok.text), tok.location)
-        ftype = ast.TypeExpr(base, location=base.location)
-        if m.group(1):
-            ftype.optional = True
-        if m.group(2):
-            ftype.container = "vector"
-        default = None
-        if m.group(4) is not None:
-            at = col + m.start(4) - pos
-            text = m.group(4)
-            if text[0] == '"':
-                default = ast.Literal("string", text[1:-1], Location(source, line, at, len(text)), text)
-            else:
-                default = ast.Literal("int", int(text, 10), Location(source, line, at, len(text)), text)
+        m = _PLAIN_FIELD.match(text, pos)
+        if m is None:
+            return False
+        line = lexer.line
+        bol = pos - lexer.col + 1  # where the line starts: a column is `at - bol + 1`
+        field = self._field_of(m, tok.text, tok.location, source, line, bol)
+        if field is None:
+            return False
+        field.doc = tok.doc
+        out.append(field)
         end = m.end()
-        semicolon = Token(PUNCT, ";", source, line, col + end - 1 - pos)
-        lexer.pos, lexer.col = end, col + end - pos
+        reserved, builtin = RESERVED, BUILTIN_TYPES
+        while True:
+            nxt = _NEXT_FIELD.match(text, end)
+            if nxt is None:
+                break
+            at = nxt.start("type")
+            newlines = text.count("\n", end, at)
+            if newlines:
+                next_line, next_bol = line + newlines, text.rfind("\n", end, at) + 1
+            else:
+                next_line, next_bol = line, bol
+            type_text = nxt.group("type")
+            if type_text in reserved and type_text not in builtin:
+                break
+            field = self._field_of(nxt, type_text,
+                                   Location(source, next_line, at - next_bol + 1, len(type_text)),
+                                   source, next_line, next_bol)
+            if field is None:
+                break
+            out.append(field)
+            end, line, bol = nxt.end(), next_line, next_bol
+        semicolon = Token(PUNCT, ";", source, line, end - bol)
+        lexer.pos, lexer.line, lexer.col = end, line, end - bol + 1
         self.prev = semicolon
         self.tok = self._read(semicolon)
-        return ast.FieldDecl(name, Location(source, line, col + m.start(3) - pos, len(name)), ftype,
-                             default, doc=tok.doc)
+        return True
+
+    def _field_of(self, m: "re.Match[str]", type_text: str, type_location: Location,
+                  source: SourceFile, line: int, bol: int) -> Optional[ast.FieldDecl]:
+        """The field a match of _PLAIN_FIELD or _NEXT_FIELD reads (the type given); None
+        when a word it matched makes it an error or something else (parse_field reads
+        it)."""
+        (_, opt, vec, size, listed, is_set, map_key, hash_key, name, number, fraction, string,
+         word) = m.groups()
+        if name in RESERVED:
+            return None
+        base = ast.Name(self._one(type_text), type_location)
+        ftype = ast.TypeExpr(base, opt is not None, location=type_location)
+        if vec is not None:
+            ftype.container = "vector"
+        elif size is not None:
+            ftype.container, ftype.size = "array", int(size, 10)
+            ftype.size_location = Location(source, line, m.start(4) - bol + 1, len(size))
+        elif listed is not None:
+            ftype.container = "list"
+        elif is_set is not None:
+            if opt is not None:
+                return None  # a set cannot hold optional elements
+            ftype.container = "set"
+        elif map_key is not None or hash_key is not None:
+            key = map_key or hash_key
+            if key in RESERVED and key not in BUILTIN_TYPES:
+                return None
+            group = 7 if map_key is not None else 8
+            ftype.container = "map" if map_key is not None else "hash"
+            ftype.key = ast.Name(self._one(key), Location(source, line, m.start(group) - bol + 1,
+                                                          len(key)))
+        # The defaults' texts and values are interned: a big schema repeats a few.
+        default: Optional[ast.Literal] = None
+        if number is not None:
+            number = intern(number)
+            default = ast.Literal("int", int(number, 10),
+                                  Location(source, line, m.start(10) - bol + 1, len(number)),
+                                  number)
+        elif string is not None:
+            string = intern(string)
+            default = ast.Literal("string", intern(string[1:-1]),
+                                  Location(source, line, m.start(12) - bol + 1, len(string)),
+                                  string)
+        elif word is not None:
+            default = self._word_default(intern(word), Location(source, line, m.start(13) - bol + 1,
+                                                        len(word)))
+            if default is None:
+                return None
+        elif fraction is not None:
+            fraction = intern(fraction)
+            default = ast.Literal("float", fraction,
+                                  Location(source, line, m.start(11) - bol + 1, len(fraction)),
+                                  fraction)
+        name = intern(name)
+        return ast.FieldDecl(name, Location(source, line, m.start(9) - bol + 1, len(name)),
+                             ftype, default)
+
+    def _word_default(self, text: str, loc: Location) -> Optional[ast.Literal]:
+        """The default a word or dotted name is (as parse_value reads it), or None when it
+        is not one parse_value takes without an error."""
+        if text in _BOOLEANS:
+            return ast.Literal("bool", text == "true", loc, text)
+        if text in VALUE_KEYWORDS:
+            return ast.Literal(text, None, loc, text)
+        if "." not in text:
+            if text in RESERVED:
+                return None
+            name = ast.Name(self._one(text), loc)
+        else:
+            parts = tuple(intern(p) for p in text.split("."))
+            if any(p in RESERVED for p in parts):
+                return None
+            name = ast.Name(parts, loc)
+        return ast.Literal("names", None, Location(loc.source, loc.line, loc.column, loc.length),
+                           text, [name])
 
     def parse_type_name(self, what: str) -> ast.Name:
         tok = self.tok

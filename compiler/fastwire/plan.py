@@ -29,7 +29,7 @@ SCALARS = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", 
 VALUE_KINDS = ("scalar", "decimal", "uuid", "timestamp", "enum", "flags")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class WireType:
     """How one value is written: the value's codec, which plan steps name.
 
@@ -114,7 +114,7 @@ def helper(w: WireType) -> str:
     return w.kind  # decimal, uuid, timestamp, enum, flags, string, bytes, struct, optional, array
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PlanField:
     """One field in a step: its index among the struct's wire fields, its name, its
     wire type, `at` its offset (versioned: from the body's start; final: from the run's
@@ -127,7 +127,7 @@ class PlanField:
     helper: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Step:
     """op: `values` or a FIELD_HELPERS name. at: versioned, the slot offset from the body's
     start; final, the offset from the first field when every field before is fixed, else
@@ -146,20 +146,20 @@ class Step:
         return self.fields[0]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class VersionedPlan:
     body_size: int  # the header included
     steps: Tuple[Step, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FinalPlan:
     min_size: int  # the fewest bytes of the fields
     fixed_size: Optional[int]  # when every field is fixed
     steps: Tuple[Step, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class JsonForm:
     """How a value is written as JSON: form (JSON_FORMS); element for nullable, array,
     entries and pairs (the value); key for entries (JSON_KEY_FORMS) and pairs (an
@@ -170,19 +170,19 @@ class JsonForm:
     key: Optional["JsonForm"] = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class JsonField:
     index: int
     name: str  # the object key
     form: JsonForm
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class JsonPlan:
     fields: Tuple[JsonField, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class CodecPlan:
     versioned: VersionedPlan
     final: FinalPlan
@@ -236,56 +236,90 @@ def _field(f: FieldLike, at: Optional[int]) -> PlanField:
     return PlanField(f.index, f.name, f.wire, at, helper(f.wire))
 
 
-def _values_runs(fields: Sequence[FieldLike]) -> List[Tuple[bool, List[FieldLike]]]:
+_VALUE_KIND_SET = frozenset(VALUE_KINDS)
+_Groups = List[Tuple[bool, List[FieldLike]]]
+
+
+def _values_runs(fields: Sequence[FieldLike]) -> _Groups:
     """The fields in order, consecutive value fields grouped: (is a run, fields)."""
-    groups: List[Tuple[bool, List[FieldLike]]] = []
+    groups: _Groups = []
+    run: Optional[List[FieldLike]] = None
     for f in fields:
-        if f.wire.is_value and groups and groups[-1][0]:
-            groups[-1][1].append(f)
+        if f.wire.kind in _VALUE_KIND_SET:
+            if run is None:
+                run = []
+                groups.append((True, run))
+            run.append(f)
         else:
-            groups.append((f.wire.is_value, [f]))
+            run = None
+            groups.append((False, [f]))
     return groups
 
 
-def versioned_plan(body_size: int, fields: Sequence[FieldLike]) -> VersionedPlan:
+def versioned_plan(body_size: int, fields: Sequence[FieldLike],
+                   groups: Optional[_Groups] = None) -> VersionedPlan:
     steps: List[Step] = []
-    for is_run, group in _values_runs(fields):
-        start = group[0].offset
-        size = sum(f.wire.slot for f in group)
+    for is_run, group in _values_runs(fields) if groups is None else groups:
         if is_run:
-            steps.append(Step("values", start, size, tuple(_field(f, f.offset) for f in group)))
+            size = 0
+            out = []
+            for f in group:
+                w = f.wire
+                size += w.slot
+                out.append(PlanField(f.index, f.name, w, f.offset, helper(w)))
+            steps.append(Step("values", group[0].offset, size, tuple(out)))
         else:
             f = group[0]
-            steps.append(Step(helper(f.wire), start, size, (_field(f, f.offset),)))
+            w = f.wire
+            op = helper(w)
+            steps.append(Step(op, f.offset, w.slot, (PlanField(f.index, f.name, w, f.offset, op),)))
     return VersionedPlan(body_size, tuple(steps))
 
 
-def final_plan(fields: Sequence[FieldLike], min_size: int,
-               fixed_size: Optional[int]) -> FinalPlan:
+def final_plan(fields: Sequence[FieldLike], min_size: int, fixed_size: Optional[int],
+               groups: Optional[_Groups] = None) -> FinalPlan:
     steps: List[Step] = []
-    for is_run, group in _values_runs(fields):
-        start = group[0].final_offset
+    for is_run, group in _values_runs(fields) if groups is None else groups:
         if is_run:
-            ats, size = [], 0
+            size = 0
+            out = []
             for f in group:
-                ats.append(size)
-                size += f.wire.final_size or 0
-            steps.append(Step("values", start, size,
-                              tuple(_field(f, at) for f, at in zip(group, ats))))
+                w = f.wire
+                out.append(PlanField(f.index, f.name, w, size, helper(w)))
+                size += w.final_size or 0
+            steps.append(Step("values", group[0].final_offset, size, tuple(out)))
         else:
             f = group[0]
-            steps.append(Step(helper(f.wire), start, f.wire.final_size, (_field(f, None),)))
+            w = f.wire
+            op = helper(w)
+            steps.append(Step(op, f.final_offset, w.final_size,
+                              (PlanField(f.index, f.name, w, None, op),)))
     return FinalPlan(min_size, fixed_size, tuple(steps))
 
 
-def json_plan(fields: Sequence[FieldLike]) -> JsonPlan:
-    return JsonPlan(tuple(JsonField(f.index, f.name, json_form(f.wire)) for f in fields))
+def json_plan(fields: Sequence[FieldLike],
+              memo: Optional[Dict[int, Tuple[WireType, JsonForm]]] = None) -> JsonPlan:
+    """`memo`: JSON forms already worked out, by the id of their wire type (lower shares
+    wire types between fields, so most fields find theirs); each entry holds its wire
+    type, so no id is reused while the memo lives."""
+    if memo is None:
+        memo = {}
+    out = []
+    for f in fields:
+        w = f.wire
+        known = memo.get(id(w))
+        if known is None or known[0] is not w:
+            known = memo[id(w)] = (w, json_form(w))
+        out.append(JsonField(f.index, f.name, known[1]))
+    return JsonPlan(tuple(out))
 
 
 def build(body_size: int, fields: Sequence[FieldLike], final_min: int,
-          final_size: Optional[int]) -> CodecPlan:
-    return CodecPlan(versioned_plan(body_size, fields), final_plan(fields, final_min, final_size),
-                     json_plan(fields))
+          final_size: Optional[int],
+          memo: Optional[Dict[int, Tuple[WireType, JsonForm]]] = None) -> CodecPlan:
+    groups = _values_runs(fields)
+    return CodecPlan(versioned_plan(body_size, fields, groups),
+                     final_plan(fields, final_min, final_size, groups), json_plan(fields, memo))
 
 
 # ---- as plain data (IR JSON version 3) ---------------------------------------------------

@@ -84,7 +84,7 @@ class Resolver:
         self._interned: Dict[object, object] = {}
         # Shortcuts to the interned primitive references and field types (making one to look
         # it up costs more than the lookup; there are few of them).
-        self._refs: Dict[tuple, ir.TypeRef] = {}
+        self._refs: Dict[int, Dict[Tuple[str, ...], ir.TypeRef]] = {}  # by id(unit), name
         self._field_types: Dict[tuple, ir.FieldType] = {}
 
     # -- loading ----------------------------------------------------------------------
@@ -264,17 +264,25 @@ class Resolver:
 
     def _type_ref(self, unit: _Unit, name: ast.Name, what: str) -> Optional[ir.TypeRef]:
         parts = name.parts
+        # The references found, by the unit they are written in and the name: every
+        # package's symbols are declared before any type is looked up, so a name found once
+        # is found the same the next time (a name not found is reported each time).
+        known = self._refs.get(id(unit))
+        if known is None:
+            known = self._refs[id(unit)] = {}
+        ref = known.get(parts)
+        if ref is not None:
+            return ref
         if len(parts) == 1 and parts[0] in BUILTIN_TYPES:
-            ref = self._refs.get(parts)
-            if ref is None:
-                ref = self._refs[parts] = self._shared(ir.TypeRef("primitive", parts[0]))
+            ref = known[parts] = self._shared(ir.TypeRef("primitive", parts[0]))
             return ref
         found = self._lookup(unit, name, what)
         if found is None:
             return None
         target, decl = found
         kind = decl.kind if isinstance(decl, ast.EnumDecl) else "struct"
-        return self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
+        ref = known[parts] = self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
+        return ref
 
     def _shared(self, value):
         """One instance of each equal type reference (they are immutable): big schemas
@@ -572,13 +580,25 @@ class Resolver:
         out: List[ir.Field] = []
         seen: Dict[str, ast.FieldDecl] = {}
         qualified = f"{unit.decl.package}.{decl.name}"
+        field_type, source_ref, field = self._field_type, ir.SourceRef, ir.Field
         for fd in decl.fields:
             if fd.type.reset:
                 names: Tuple[str, ...] = (fd.name, fd.name + "Reset")
                 dup = next((n for n in names if n in seen), None)
+            elif fd.name not in seen:  # most fields
+                seen[fd.name] = fd
+                ftype = field_type(unit, fd.type)
+                if ftype is None:
+                    continue
+                at = fd.name_location
+                out.append(field(fd.name, ftype, None if fd.default is None else
+                                 self._default(unit, fd, ftype), fd.key, fd.id, fd.hidden,
+                                 fd.deprecated, qualified, fd.doc,
+                                 source_ref(at.source.path, at.line, at.column)))
+                continue
             else:
                 names = (fd.name,)
-                dup = fd.name if fd.name in seen else None
+                dup = fd.name
             if dup is not None and fd.id and seen[dup].id:
                 self.reporter.error(f"{decl.kind} '{decl.name}' has more than one '[id]' field",
                                     fd.name_location)
@@ -619,6 +639,8 @@ class Resolver:
         if value is None:
             return None
         if value.kind != "primitive" or key is not None:
+            # Each struct's field types are used by few fields: a memo of them would cost
+            # more memory than it saves time.
             return self._shared(ir.FieldType(value, t.optional, t.container, t.size, key))
         # The few field types of primitives, by what makes them (primitive references are
         # shared, so their ids identify them, and they live as long).
