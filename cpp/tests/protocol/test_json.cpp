@@ -218,7 +218,8 @@ TEST(JsonRead, RepeatedStructFieldIsReplacedWhole) {
     fastwire::json::reader r;
     auto res = r.read(R"({"wallet":{"currency":"X","amount":2},"asset":{"currency":"A","amount":3},)"
                       R"("orders":[{"uid":1,"symbol":"s"}],"wallet":{"amount":5},"asset":{"currency":"B"},)"
-                      R"("orders":[{"uid":2}]})", a);
+                      R"("orders":[{"uid":2}]})",
+                      a);
     ASSERT_TRUE(res) << res.message();
     EXPECT_EQ(a.wallet.currency, "");
     EXPECT_EQ(a.wallet.amount, 5.0);
