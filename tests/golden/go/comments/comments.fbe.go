@@ -268,86 +268,16 @@ func fwFastVClosers(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVClosersFull is FwVerifyVClosers for every input: it records why a message fails.
 func fwVerifyVClosersFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 1) // records why
+	pos, stored, ok := r.Enter(slot, base, 1)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 20 {
-		blk7 := pos + int(fw.U32(d, pos+12))
-		if blk7 >= pos+12+4 && blk7 <= size-4 {
-			if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
-				left -= int64(4 + n8)
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+12, pos)
-			left = r.Left
-		}
-		blk9 := pos + int(fw.U32(d, pos+16))
-		if blk9 >= pos+16+4 && blk9 <= size-4 {
-			if n10 := int(fw.U32(d, blk9)); n10 <= size-blk9-4 {
-				left -= int64(4 + n10)
-			} else {
-				r.Left = left
-				r.Text(pos+16, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+16, pos)
-			left = r.Left
-		}
-	} else {
-		if 16 <= stored {
-			blk11 := pos + int(fw.U32(d, pos+12))
-			if blk11 >= pos+12+4 && blk11 <= size-4 {
-				if n12 := int(fw.U32(d, blk11)); n12 <= size-blk11-4 {
-					left -= int64(4 + n12)
-				} else {
-					r.Left = left
-					r.Text(pos+12, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		}
-		if 20 <= stored {
-			blk13 := pos + int(fw.U32(d, pos+16))
-			if blk13 >= pos+16+4 && blk13 <= size-4 {
-				if n14 := int(fw.U32(d, blk13)); n14 <= size-blk13-4 {
-					left -= int64(4 + n14)
-				} else {
-					r.Left = left
-					r.Text(pos+16, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+16, pos)
-				left = r.Left
-			}
-		}
+	if 16 <= stored {
+		r.Text(pos+12, pos)
 	}
-	r.Left = left
+	if 20 <= stored {
+		r.Text(pos+16, pos)
+	}
 	r.Leave()
 }
 
@@ -405,16 +335,16 @@ func VerifyClosersFinalLimits(data []byte, lim *fw.Limits) error {
 // that the depth limit allows 1 levels.
 func fwFastFClosers(d []byte, p, end int) int {
 	p += 4
-	n15 := int(fw.U32(d, p))
-	if n15 > end-4-p-4 {
+	n7 := int(fw.U32(d, p))
+	if n7 > end-4-p-4 {
 		return -1
 	}
-	p += 4 + n15
-	n16 := int(fw.U32(d, p))
-	if n16 > end-p-4 {
+	p += 4 + n7
+	n8 := int(fw.U32(d, p))
+	if n8 > end-p-4 {
 		return -1
 	}
-	p += 4 + n16
+	p += 4 + n8
 	return p
 }
 
@@ -433,8 +363,8 @@ func (s *Closers) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q17 := d[p : p+4 : p+4]
-	s.X = int32(fw.U32(q17, 0))
+	q9 := d[p : p+4 : p+4]
+	s.X = int32(fw.U32(q9, 0))
 	p += 4
 	if p = r.String(p, end-4, &s.Y); p < 0 {
 		return -1
@@ -454,16 +384,16 @@ func FwVerifyFClosers(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n18 := int(fw.U32(d, p))
-	if n18 > end-4-p-4 {
+	n10 := int(fw.U32(d, p))
+	if n10 > end-4-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n18
-	n19 := int(fw.U32(d, p))
-	if n19 > end-p-4 {
+	p += 4 + n10
+	n11 := int(fw.U32(d, p))
+	if n11 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n19
+	p += 4 + n11
 	r.Leave()
 	return p
 }
@@ -709,226 +639,53 @@ func fwFastVNote(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-20 {
 		return 0, false
 	}
-	b20 := d[pos : pos+20 : pos+20]
-	stored21 := int(fw.U32(b20, 0))
-	if stored21 < 20 || pos+stored21 > size || fw.U32(b20, 4) != 2 {
+	b12 := d[pos : pos+20 : pos+20]
+	stored13 := int(fw.U32(b12, 0))
+	if stored13 < 20 || pos+stored13 > size || fw.U32(b12, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored21)
-	p22 := pos + int(fw.U32(b20, 8))
-	if p22 < pos+12 || p22 > size-20 {
+	left -= int64(stored13)
+	p14 := pos + int(fw.U32(b12, 8))
+	if p14 < pos+12 || p14 > size-20 {
 		return 0, false
 	}
-	b23 := d[p22 : p22+20 : p22+20]
-	stored24 := int(fw.U32(b23, 0))
-	if stored24 < 20 || p22+stored24 > size || fw.U32(b23, 4) != 1 {
+	b15 := d[p14 : p14+20 : p14+20]
+	stored16 := int(fw.U32(b15, 0))
+	if stored16 < 20 || p14+stored16 > size || fw.U32(b15, 4) != 1 {
 		return 0, false
 	}
-	left -= int64(stored24)
-	q25 := p22 + int(fw.U32(b23, 12))
-	if q25 < p22+16 || q25 > size-4 {
+	left -= int64(stored16)
+	q17 := p14 + int(fw.U32(b15, 12))
+	if q17 < p14+16 || q17 > size-4 {
 		return 0, false
 	}
-	n26 := int(fw.U32(d, q25))
-	if q25+4+n26 > size {
+	n18 := int(fw.U32(d, q17))
+	if q17+4+n18 > size {
 		return 0, false
 	}
-	left -= int64(n26)
-	q27 := p22 + int(fw.U32(b23, 16))
-	if q27 < p22+20 || q27 > size-4 {
+	left -= int64(n18)
+	q19 := p14 + int(fw.U32(b15, 16))
+	if q19 < p14+20 || q19 > size-4 {
 		return 0, false
 	}
-	n28 := int(fw.U32(d, q27))
-	if q27+4+n28 > size {
+	n20 := int(fw.U32(d, q19))
+	if q19+4+n20 > size {
 		return 0, false
 	}
-	left -= int64(n28)
+	left -= int64(n20)
 	left -= 8
 	return left, true
 }
 
 // fwVerifyVNoteFull is FwVerifyVNote for every input: it records why a message fails.
 func fwVerifyVNoteFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 2) // records why
+	pos, stored, ok := r.Enter(slot, base, 2)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 20 {
-		{
-			slot, base := pos+8, pos
-			pos := base + int(fw.U32(d, slot))
-			stored, typ := 0, uint32(0)
-			if pos >= slot+4 && pos <= size-8 {
-				h := d[pos : pos+8 : pos+8]
-				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-			}
-			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-				left -= int64(stored)
-				if stored >= 20 {
-					blk29 := pos + int(fw.U32(d, pos+12))
-					if blk29 >= pos+12+4 && blk29 <= size-4 {
-						if n30 := int(fw.U32(d, blk29)); n30 <= size-blk29-4 {
-							left -= int64(4 + n30)
-						} else {
-							r.Left = left
-							r.Text(pos+12, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(pos+12, pos)
-						left = r.Left
-					}
-					blk31 := pos + int(fw.U32(d, pos+16))
-					if blk31 >= pos+16+4 && blk31 <= size-4 {
-						if n32 := int(fw.U32(d, blk31)); n32 <= size-blk31-4 {
-							left -= int64(4 + n32)
-						} else {
-							r.Left = left
-							r.Text(pos+16, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(pos+16, pos)
-						left = r.Left
-					}
-				} else {
-					if 16 <= stored {
-						blk33 := pos + int(fw.U32(d, pos+12))
-						if blk33 >= pos+12+4 && blk33 <= size-4 {
-							if n34 := int(fw.U32(d, blk33)); n34 <= size-blk33-4 {
-								left -= int64(4 + n34)
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+12, pos)
-							left = r.Left
-						}
-					}
-					if 20 <= stored {
-						blk35 := pos + int(fw.U32(d, pos+16))
-						if blk35 >= pos+16+4 && blk35 <= size-4 {
-							if n36 := int(fw.U32(d, blk35)); n36 <= size-blk35-4 {
-								left -= int64(4 + n36)
-							} else {
-								r.Left = left
-								r.Text(pos+16, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+16, pos)
-							left = r.Left
-						}
-					}
-				}
-			} else {
-				r.Left = left
-				r.Enter(slot, base, 1) // records why
-				left = r.Left
-			}
-		}
-	} else {
-		if 12 <= stored {
-			{
-				slot, base := pos+8, pos
-				pos := base + int(fw.U32(d, slot))
-				stored, typ := 0, uint32(0)
-				if pos >= slot+4 && pos <= size-8 {
-					h := d[pos : pos+8 : pos+8]
-					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-				}
-				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-					left -= int64(stored)
-					if stored >= 20 {
-						blk37 := pos + int(fw.U32(d, pos+12))
-						if blk37 >= pos+12+4 && blk37 <= size-4 {
-							if n38 := int(fw.U32(d, blk37)); n38 <= size-blk37-4 {
-								left -= int64(4 + n38)
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+12, pos)
-							left = r.Left
-						}
-						blk39 := pos + int(fw.U32(d, pos+16))
-						if blk39 >= pos+16+4 && blk39 <= size-4 {
-							if n40 := int(fw.U32(d, blk39)); n40 <= size-blk39-4 {
-								left -= int64(4 + n40)
-							} else {
-								r.Left = left
-								r.Text(pos+16, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+16, pos)
-							left = r.Left
-						}
-					} else {
-						if 16 <= stored {
-							blk41 := pos + int(fw.U32(d, pos+12))
-							if blk41 >= pos+12+4 && blk41 <= size-4 {
-								if n42 := int(fw.U32(d, blk41)); n42 <= size-blk41-4 {
-									left -= int64(4 + n42)
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						}
-						if 20 <= stored {
-							blk43 := pos + int(fw.U32(d, pos+16))
-							if blk43 >= pos+16+4 && blk43 <= size-4 {
-								if n44 := int(fw.U32(d, blk43)); n44 <= size-blk43-4 {
-									left -= int64(4 + n44)
-								} else {
-									r.Left = left
-									r.Text(pos+16, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+16, pos)
-								left = r.Left
-							}
-						}
-					}
-				} else {
-					r.Left = left
-					r.Enter(slot, base, 1) // records why
-					left = r.Left
-				}
-			}
-		}
+	if 12 <= stored {
+		FwVerifyVClosers(r, pos+8, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -988,16 +745,16 @@ func fwFastFNote(d []byte, p, end int) int {
 	{
 		end := end - 8
 		p += 4
-		n45 := int(fw.U32(d, p))
-		if n45 > end-4-p-4 {
+		n21 := int(fw.U32(d, p))
+		if n21 > end-4-p-4 {
 			return -1
 		}
-		p += 4 + n45
-		n46 := int(fw.U32(d, p))
-		if n46 > end-p-4 {
+		p += 4 + n21
+		n22 := int(fw.U32(d, p))
+		if n22 > end-p-4 {
 			return -1
 		}
-		p += 4 + n46
+		p += 4 + n22
 	}
 	p += 4
 	p += 4
@@ -1022,9 +779,9 @@ func (s *Note) FwGetF(r *fw.FReader, p, end int) int {
 	if p = s.Closers.FwGetF(r, p, end-8); p < 0 {
 		return -1
 	}
-	q47 := d[p : p+8 : p+8]
-	s.Splice = Splice(fw.U32(q47, 0))
-	s.Escapes = Escapes(fw.U32(q47, 4))
+	q23 := d[p : p+8 : p+8]
+	s.Splice = Splice(fw.U32(q23, 0))
+	s.Escapes = Escapes(fw.U32(q23, 4))
 	p += 8
 	r.Leave()
 	return p
@@ -1043,16 +800,16 @@ func FwVerifyFNote(r *fw.FReader, p, end int) int {
 			return r.Fail(fw.ErrTooDeep)
 		}
 		p += 4
-		n48 := int(fw.U32(d, p))
-		if n48 > end-4-p-4 {
+		n24 := int(fw.U32(d, p))
+		if n24 > end-4-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n48
-		n49 := int(fw.U32(d, p))
-		if n49 > end-p-4 {
+		p += 4 + n24
+		n25 := int(fw.U32(d, p))
+		if n25 > end-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n49
+		p += 4 + n25
 	}
 	p += 4
 	p += 4
