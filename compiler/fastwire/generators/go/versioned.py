@@ -58,8 +58,7 @@ if lim.MaxDepth >= $D$ {
     }
 }"""
 FAST_FN = """
-// FwVerifyV$N$ verifies the $N$ body the slot leads to (generated code): the
-// usual message by fwFastV$N$, anything else by fwVerifyV$N$Full.
+// FwVerifyV$N$ verifies the $N$ body the slot leads to (generated code).
 func FwVerifyV$N$(r *fw.VReader, slot, base int) {
     if r.Depth >= $D$ {
         if left, ok := fwFastV$N$(r.Data, slot, base, r.Left); ok {
@@ -70,10 +69,8 @@ func FwVerifyV$N$(r *fw.VReader, slot, base int) {
     fwVerifyV$N$Full(r, slot, base)
 }
 
-// fwFastV$N$ walks the $N$ body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows $D$ more levels.
+// fwFastV$N$ walks the usual $N$ body (d a root model, $D$ levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyV$N$Full then says why).
 func fwFastV$N$(d []byte, slot, base int, left int64) (int64, bool) {
     size := len(d)
     pos := base + int(fw.U32(d, slot))
@@ -131,13 +128,11 @@ def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
                 for f in fields:
                     if checked(f.wire):
                         vget(g, f.wire, f"s.{field(f.name)}", f"pos+{f.at}", "pos")
-                orelse(p)
-                p.print(f"d := New{name}()")
+                orelse(p)  # an older version's body: the fields it has, the rest defaults
+                p.print(f"*s = New{name}()")
                 for f in fields:
-                    n = field(f.name)
-                    with p.block(f"if {(f.at or 0) + f.wire.slot} <= stored {{", "} else {"):
-                        vget(g, f.wire, f"s.{n}", f"pos+{f.at}", "pos")
-                    p.print(f"\ts.{n} = d.{n}\n}}")
+                    with p.block(f"if {(f.at or 0) + f.wire.slot} <= stored {{", "}"):
+                        vget(g, f.wire, f"s.{field(f.name)}", f"pos+{f.at}", "pos")
         p.print("r.Leave()")
     p.print()
     if fast:

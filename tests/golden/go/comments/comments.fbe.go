@@ -196,28 +196,21 @@ func (s *Closers) FwGetV(r *fw.VReader, slot, base int) {
 		r.String(pos+12, pos, &s.Y)
 		r.Bytes(pos+16, pos, &s.Z)
 	} else {
-		d := NewClosers()
+		*s = NewClosers()
 		if 12 <= stored {
 			s.X = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.X = d.X
 		}
 		if 16 <= stored {
 			r.String(pos+12, pos, &s.Y)
-		} else {
-			s.Y = d.Y
 		}
 		if 20 <= stored {
 			r.Bytes(pos+16, pos, &s.Z)
-		} else {
-			s.Z = d.Z
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVClosers verifies the Closers body the slot leads to (generated code): the
-// usual message by fwFastVClosers, anything else by fwVerifyVClosersFull.
+// FwVerifyVClosers verifies the Closers body the slot leads to (generated code).
 func FwVerifyVClosers(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVClosers(r.Data, slot, base, r.Left); ok {
@@ -228,10 +221,8 @@ func FwVerifyVClosers(r *fw.VReader, slot, base int) {
 	fwVerifyVClosersFull(r, slot, base)
 }
 
-// fwFastVClosers walks the Closers body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVClosers walks the usual Closers body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVClosersFull then says why).
 func fwFastVClosers(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -330,9 +321,8 @@ func VerifyClosersFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFClosers(&r, 8, full), full)
 }
 
-// fwFastFClosers is FwVerifyFClosers for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFClosers is FwVerifyFClosers for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFClosers(d []byte, p, end int) int {
 	p += 4
 	n7 := int(fw.U32(d, p))
@@ -597,28 +587,21 @@ func (s *Note) FwGetV(r *fw.VReader, slot, base int) {
 		s.Escapes = Escapes(fw.U32(body, 16))
 		s.Closers.FwGetV(r, pos+8, pos)
 	} else {
-		d := NewNote()
+		*s = NewNote()
 		if 12 <= stored {
 			s.Closers.FwGetV(r, pos+8, pos)
-		} else {
-			s.Closers = d.Closers
 		}
 		if 16 <= stored {
 			s.Splice = Splice(fw.U32(r.Data, pos+12))
-		} else {
-			s.Splice = d.Splice
 		}
 		if 20 <= stored {
 			s.Escapes = Escapes(fw.U32(r.Data, pos+16))
-		} else {
-			s.Escapes = d.Escapes
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVNote verifies the Note body the slot leads to (generated code): the
-// usual message by fwFastVNote, anything else by fwVerifyVNoteFull.
+// FwVerifyVNote verifies the Note body the slot leads to (generated code).
 func FwVerifyVNote(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVNote(r.Data, slot, base, r.Left); ok {
@@ -629,10 +612,8 @@ func FwVerifyVNote(r *fw.VReader, slot, base int) {
 	fwVerifyVNoteFull(r, slot, base)
 }
 
-// fwFastVNote walks the Note body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVNote walks the usual Note body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVNoteFull then says why).
 func fwFastVNote(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -738,9 +719,8 @@ func VerifyNoteFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFNote(&r, 8, full), full)
 }
 
-// fwFastFNote is FwVerifyFNote for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFNote is FwVerifyFNote for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFNote(d []byte, p, end int) int {
 	{
 		end := end - 8
@@ -869,30 +849,22 @@ func (s *Note) FwGetJSON(p *fw.JSONParser) {
 // Receiver decodes the messages of this package's protocol and calls the hook of
 // each (a nil hook skips it): Note.
 // The value passed to a hook is reused for the next message of its type (answers
-// excepted): copy what is kept. OnResponse, when set, is offered every response
-// and reject first (fw.Client sets it); true means it took the message.
+// excepted): copy what is kept. Answers are offered to OnResponse first.
 type Receiver struct {
-	Final      bool
-	Limits     fw.Limits
-	OnResponse func(id any, m fw.Message, reject bool) bool
-	OnNote     func(*Note)
-	m0         Note
+	fw.ReceiverBase
+	OnNote func(*Note)
+	m0     Note
 }
 
 // NewReceiver is a Receiver of the versioned format.
-func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+func NewReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Limits: fw.DefaultLimits}}
+}
 
 // NewFinalReceiver is a Receiver of the final format.
-func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
-
-// IsFinal tells the format the Receiver reads.
-func (r *Receiver) IsFinal() bool { return r.Final }
-
-// ReceiveLimits are the limits messages are read under.
-func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
-
-// SetOnResponse sets OnResponse (fw.Client).
-func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+func NewFinalReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Final: true, Limits: fw.DefaultLimits}}
+}
 
 // Dispatch decodes one message of type typ and calls its hook; known is false for a type
 // this protocol does not know.
@@ -900,13 +872,7 @@ func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
 	switch typ {
 	case 2:
 		v := &r.m0
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnNote != nil {
-			r.OnNote(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnNote)
 	}
 	return false, nil
 }

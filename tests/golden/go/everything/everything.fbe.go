@@ -838,143 +838,90 @@ func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 		r.Bytes(pos+77, pos, &s.FBytes)
 		r.String(pos+169, pos, &s.Password)
 	} else {
-		d := NewPrimitives()
+		*s = NewPrimitives()
 		if 9 <= stored {
 			s.FBool = r.Data[pos+8] != 0
-		} else {
-			s.FBool = d.FBool
 		}
 		if 10 <= stored {
 			s.FByte = byte(r.Data[pos+9])
-		} else {
-			s.FByte = d.FByte
 		}
 		if 11 <= stored {
 			s.FChar = byte(r.Data[pos+10])
-		} else {
-			s.FChar = d.FChar
 		}
 		if 15 <= stored {
 			s.FWchar = rune(fw.U32(r.Data, pos+11))
-		} else {
-			s.FWchar = d.FWchar
 		}
 		if 16 <= stored {
 			s.FInt8 = int8(r.Data[pos+15])
-		} else {
-			s.FInt8 = d.FInt8
 		}
 		if 17 <= stored {
 			s.FUint8 = uint8(r.Data[pos+16])
-		} else {
-			s.FUint8 = d.FUint8
 		}
 		if 19 <= stored {
 			s.FInt16 = int16(fw.U16(r.Data, pos+17))
-		} else {
-			s.FInt16 = d.FInt16
 		}
 		if 21 <= stored {
 			s.FUint16 = uint16(fw.U16(r.Data, pos+19))
-		} else {
-			s.FUint16 = d.FUint16
 		}
 		if 25 <= stored {
 			s.FInt32 = int32(fw.U32(r.Data, pos+21))
-		} else {
-			s.FInt32 = d.FInt32
 		}
 		if 29 <= stored {
 			s.FUint32 = uint32(fw.U32(r.Data, pos+25))
-		} else {
-			s.FUint32 = d.FUint32
 		}
 		if 37 <= stored {
 			s.FInt64 = int64(fw.U64(r.Data, pos+29))
-		} else {
-			s.FInt64 = d.FInt64
 		}
 		if 45 <= stored {
 			s.FUint64 = uint64(fw.U64(r.Data, pos+37))
-		} else {
-			s.FUint64 = d.FUint64
 		}
 		if 49 <= stored {
 			s.FFloat = fw.F32(r.Data, pos+45)
-		} else {
-			s.FFloat = d.FFloat
 		}
 		if 57 <= stored {
 			s.FDouble = fw.F64(r.Data, pos+49)
-		} else {
-			s.FDouble = d.FDouble
 		}
 		if 73 <= stored {
 			s.FDecimal = fw.VDecimal(r, pos+57)
-		} else {
-			s.FDecimal = d.FDecimal
 		}
 		if 77 <= stored {
 			r.String(pos+73, pos, &s.FString)
-		} else {
-			s.FString = d.FString
 		}
 		if 81 <= stored {
 			r.Bytes(pos+77, pos, &s.FBytes)
-		} else {
-			s.FBytes = d.FBytes
 		}
 		if 89 <= stored {
 			s.FEpoch = fw.Timestamp(fw.U64(r.Data, pos+81))
-		} else {
-			s.FEpoch = d.FEpoch
 		}
 		if 97 <= stored {
 			s.FUtc = fw.Timestamp(fw.U64(r.Data, pos+89))
-		} else {
-			s.FUtc = d.FUtc
 		}
 		if 105 <= stored {
 			s.FNs = fw.Timestamp(fw.U64(r.Data, pos+97))
-		} else {
-			s.FNs = d.FNs
 		}
 		if 121 <= stored {
 			s.FUuid0 = fw.UUIDAt(r.Data, pos+105)
-		} else {
-			s.FUuid0 = d.FUuid0
 		}
 		if 137 <= stored {
 			s.FUuid1 = fw.UUIDAt(r.Data, pos+121)
-		} else {
-			s.FUuid1 = d.FUuid1
 		}
 		if 153 <= stored {
 			s.FUuid4 = fw.UUIDAt(r.Data, pos+137)
-		} else {
-			s.FUuid4 = d.FUuid4
 		}
 		if 169 <= stored {
 			s.FUuid = fw.UUIDAt(r.Data, pos+153)
-		} else {
-			s.FUuid = d.FUuid
 		}
 		if 173 <= stored {
 			r.String(pos+169, pos, &s.Password)
-		} else {
-			s.Password = d.Password
 		}
 		if 177 <= stored {
 			s.Legacy = int32(fw.U32(r.Data, pos+173))
-		} else {
-			s.Legacy = d.Legacy
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code): the
-// usual message by fwFastVPrimitives, anything else by fwVerifyVPrimitivesFull.
+// FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code).
 func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVPrimitives(r.Data, slot, base, r.Left); ok {
@@ -985,10 +932,8 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 	fwVerifyVPrimitivesFull(r, slot, base)
 }
 
-// fwFastVPrimitives walks the Primitives body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVPrimitives walks the usual Primitives body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVPrimitivesFull then says why).
 func fwFastVPrimitives(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -1105,9 +1050,8 @@ func VerifyPrimitivesFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFPrimitives(&r, 8, full), full)
 }
 
-// fwFastFPrimitives is FwVerifyFPrimitives for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFPrimitives is FwVerifyFPrimitives for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFPrimitives(d []byte, p, end int) int {
 	p += 1
 	p += 1
@@ -1922,7 +1866,7 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 			(*s.FReset) = int64(fw.U64(r.Data, p60))
 		}
 	} else {
-		d := NewOptionals()
+		*s = NewOptionals()
 		if 13 <= stored {
 			p63, set64, ok65 := r.Optional(pos+8, pos, 1)
 			if !set64 {
@@ -1933,8 +1877,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				(*s.FBool) = r.Data[p63] != 0
 			}
-		} else {
-			s.FBool = d.FBool
 		}
 		if 18 <= stored {
 			p66, set67, ok68 := r.Optional(pos+13, pos, 4)
@@ -1946,8 +1888,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				(*s.FInt32) = int32(fw.U32(r.Data, p66))
 			}
-		} else {
-			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
 			p69, set70, ok71 := r.Optional(pos+18, pos, 4)
@@ -1959,8 +1899,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				r.String(p69, p69, &(*s.FString))
 			}
-		} else {
-			s.FString = d.FString
 		}
 		if 28 <= stored {
 			p72, set73, ok74 := r.Optional(pos+23, pos, 16)
@@ -1972,8 +1910,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				(*s.FDecimal) = fw.VDecimal(r, p72)
 			}
-		} else {
-			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
 			p75, set76, ok77 := r.Optional(pos+28, pos, 16)
@@ -1985,8 +1921,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				(*s.FUuid) = fw.UUIDAt(r.Data, p75)
 			}
-		} else {
-			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
 			p78, set79, ok80 := r.Optional(pos+33, pos, 8)
@@ -1998,8 +1932,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p78))
 			}
-		} else {
-			s.FTime = d.FTime
 		}
 		if 43 <= stored {
 			p81, set82, ok83 := r.Optional(pos+38, pos, 1)
@@ -2011,8 +1943,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				(*s.FEnum) = EnumByte(r.Data[p81])
 			}
-		} else {
-			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
 			p84, set85, ok86 := r.Optional(pos+43, pos, 4)
@@ -2024,8 +1954,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				(*s.FFlags) = Flags(fw.U32(r.Data, p84))
 			}
-		} else {
-			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
 			p87, set88, ok89 := r.Optional(pos+48, pos, 4)
@@ -2037,8 +1965,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				s.FStruct.FwGetV(r, p87, p87)
 			}
-		} else {
-			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
 			p90, set91, ok92 := r.Optional(pos+53, pos, 4)
@@ -2050,8 +1976,6 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				s.FOrder.FwGetV(r, p90, p90)
 			}
-		} else {
-			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
 			p93, set94, ok95 := r.Optional(pos+58, pos, 8)
@@ -2063,20 +1987,15 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				(*s.FReset) = int64(fw.U64(r.Data, p93))
 			}
-		} else {
-			s.FReset = d.FReset
 		}
 		if 64 <= stored {
 			s.FResetReset = r.Data[pos+63] != 0
-		} else {
-			s.FResetReset = d.FResetReset
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code): the
-// usual message by fwFastVOptionals, anything else by fwVerifyVOptionalsFull.
+// FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code).
 func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVOptionals(r.Data, slot, base, r.Left); ok {
@@ -2087,10 +2006,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	fwVerifyVOptionalsFull(r, slot, base)
 }
 
-// fwFastVOptionals walks the Optionals body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVOptionals walks the usual Optionals body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVOptionalsFull then says why).
 func fwFastVOptionals(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -2357,9 +2274,8 @@ func VerifyOptionalsFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFOptionals(&r, 8, full), full)
 }
 
-// fwFastFOptionals is FwVerifyFOptionals for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFOptionals is FwVerifyFOptionals for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFOptionals(d []byte, p, end int) int {
 	if d[p] == 0 {
 		p++
@@ -4115,13 +4031,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
-		d := NewCollections()
+		*s = NewCollections()
 		if 20 <= stored {
 			for i334 := range s.FArray {
 				s.FArray[i334] = int32(fw.U32(r.Data, pos+8+i334*4))
 			}
-		} else {
-			s.FArray = d.FArray
 		}
 		if 30 <= stored {
 			for i335 := range s.FArrayOptional {
@@ -4138,8 +4052,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					r.String(p336, p336, &(*s.FArrayOptional[i335]))
 				}
 			}
-		} else {
-			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
 			for i339 := range s.FArrayStruct {
@@ -4148,8 +4060,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				s.FArrayStruct[i339].FwGetV(r, pos+30+i339*4, pos)
 			}
-		} else {
-			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
 			p340, n341, ok342 := r.Block(pos+38, pos, 1)
@@ -4159,8 +4069,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					s.FVector[i343] = byte(r.Data[p340+i343*1])
 				}
 			}
-		} else {
-			s.FVector = d.FVector
 		}
 		if 46 <= stored {
 			p344, n345, ok346 := r.Block(pos+42, pos, 5)
@@ -4181,8 +4089,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					}
 				}
 			}
-		} else {
-			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
 			p351, n352, ok353 := r.Block(pos+46, pos, 4)
@@ -4195,8 +4101,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					}
 				}
 			}
-		} else {
-			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
 			p355, n356, ok357 := r.Block(pos+50, pos, 4)
@@ -4209,8 +4113,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					}
 				}
 			}
-		} else {
-			s.FList = d.FList
 		}
 		if 58 <= stored {
 			p359, n360, ok361 := r.Block(pos+54, pos, 5)
@@ -4231,8 +4133,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					}
 				}
 			}
-		} else {
-			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
 			p366, n367, ok368 := r.Block(pos+58, pos, 8)
@@ -4243,8 +4143,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
-		} else {
-			s.FSet = d.FSet
 		}
 		if 66 <= stored {
 			p370, n371, ok372 := r.Block(pos+62, pos, 4)
@@ -4258,8 +4156,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 			}
-		} else {
-			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
 			p374, n375, ok376 := r.Block(pos+66, pos, 8)
@@ -4279,8 +4175,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					p374 += 8
 				}
 			}
-		} else {
-			s.FMap = d.FMap
 		}
 		if 74 <= stored {
 			p380, n381, ok382 := r.Block(pos+70, pos, 9)
@@ -4308,8 +4202,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					p380 += 9
 				}
 			}
-		} else {
-			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
 			p389, n390, ok391 := r.Block(pos+74, pos, 5)
@@ -4329,8 +4221,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					p389 += 5
 				}
 			}
-		} else {
-			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
 			p395, n396, ok397 := r.Block(pos+78, pos, 20)
@@ -4350,8 +4240,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					p395 += 20
 				}
 			}
-		} else {
-			s.FHash = d.FHash
 		}
 		if 86 <= stored {
 			p401, n402, ok403 := r.Block(pos+82, pos, 9)
@@ -4379,8 +4267,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 					p401 += 9
 				}
 			}
-		} else {
-			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
 			p410, n411, ok412 := r.Block(pos+86, pos, 8)
@@ -4399,8 +4285,6 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
-		} else {
-			s.FHashStructKey = d.FHashStructKey
 		}
 	}
 	r.Leave()
@@ -5922,11 +5806,9 @@ func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
 		body := d[pos : pos+12 : pos+12]
 		s.Id = int32(fw.U32(body, 8))
 	} else {
-		d := NewFixed()
+		*s = NewFixed()
 		if 12 <= stored {
 			s.Id = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.Id = d.Id
 		}
 	}
 	r.Leave()
@@ -6174,11 +6056,9 @@ func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
 		body := d[pos : pos+24 : pos+24]
 		s.Id = fw.UUIDAt(body, 8)
 	} else {
-		d := NewNext()
+		*s = NewNext()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 	}
 	r.Leave()
@@ -6422,18 +6302,15 @@ func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 24 {
 		s.Amount = fw.VDecimal(r, pos+8)
 	} else {
-		d := NewShifted()
+		*s = NewShifted()
 		if 24 <= stored {
 			s.Amount = fw.VDecimal(r, pos+8)
-		} else {
-			s.Amount = d.Amount
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVShifted verifies the Shifted body the slot leads to (generated code): the
-// usual message by fwFastVShifted, anything else by fwVerifyVShiftedFull.
+// FwVerifyVShifted verifies the Shifted body the slot leads to (generated code).
 func FwVerifyVShifted(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVShifted(r.Data, slot, base, r.Left); ok {
@@ -6444,10 +6321,8 @@ func FwVerifyVShifted(r *fw.VReader, slot, base int) {
 	fwVerifyVShiftedFull(r, slot, base)
 }
 
-// fwFastVShifted walks the Shifted body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVShifted walks the usual Shifted body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVShiftedFull then says why).
 func fwFastVShifted(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -6527,9 +6402,8 @@ func VerifyShiftedFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFShifted(&r, 8, full), full)
 }
 
-// fwFastFShifted is FwVerifyFShifted for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFShifted is FwVerifyFShifted for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFShifted(d []byte, p, end int) int {
 	if !fw.DecimalValid(d, p) {
 		return -1
@@ -6749,23 +6623,18 @@ func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 		s.Level = int8(body[12])
 		r.String(pos+8, pos, &s.Name)
 	} else {
-		d := NewBase()
+		*s = NewBase()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 13 <= stored {
 			s.Level = int8(r.Data[pos+12])
-		} else {
-			s.Level = d.Level
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVBase verifies the Base body the slot leads to (generated code): the
-// usual message by fwFastVBase, anything else by fwVerifyVBaseFull.
+// FwVerifyVBase verifies the Base body the slot leads to (generated code).
 func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVBase(r.Data, slot, base, r.Left); ok {
@@ -6776,10 +6645,8 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	fwVerifyVBaseFull(r, slot, base)
 }
 
-// fwFastVBase walks the Base body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVBase walks the usual Base body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVBaseFull then says why).
 func fwFastVBase(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -6866,9 +6733,8 @@ func VerifyBaseFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFBase(&r, 8, full), full)
 }
 
-// fwFastFBase is FwVerifyFBase for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFBase is FwVerifyFBase for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFBase(d []byte, p, end int) int {
 	n671 := int(fw.U32(d, p))
 	if n671 > end-1-p-4 {
@@ -7115,33 +6981,24 @@ func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 		s.Weight = fw.F64(body, 17)
 		r.String(pos+8, pos, &s.Name)
 	} else {
-		d := NewDerived()
+		*s = NewDerived()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 13 <= stored {
 			s.Level = int8(r.Data[pos+12])
-		} else {
-			s.Level = d.Level
 		}
 		if 17 <= stored {
 			s.Serial = int32(fw.U32(r.Data, pos+13))
-		} else {
-			s.Serial = d.Serial
 		}
 		if 25 <= stored {
 			s.Weight = fw.F64(r.Data, pos+17)
-		} else {
-			s.Weight = d.Weight
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVDerived verifies the Derived body the slot leads to (generated code): the
-// usual message by fwFastVDerived, anything else by fwVerifyVDerivedFull.
+// FwVerifyVDerived verifies the Derived body the slot leads to (generated code).
 func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVDerived(r.Data, slot, base, r.Left); ok {
@@ -7152,10 +7009,8 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	fwVerifyVDerivedFull(r, slot, base)
 }
 
-// fwFastVDerived walks the Derived body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVDerived walks the usual Derived body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVDerivedFull then says why).
 func fwFastVDerived(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -7242,9 +7097,8 @@ func VerifyDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFDerived(&r, 8, full), full)
 }
 
-// fwFastFDerived is FwVerifyFDerived for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFDerived is FwVerifyFDerived for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFDerived(d []byte, p, end int) int {
 	n678 := int(fw.U32(d, p))
 	if n678 > end-13-p-4 {
@@ -7514,38 +7368,27 @@ func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 		s.Last = body[25] != 0
 		r.String(pos+8, pos, &s.Name)
 	} else {
-		d := NewMoreDerived()
+		*s = NewMoreDerived()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 13 <= stored {
 			s.Level = int8(r.Data[pos+12])
-		} else {
-			s.Level = d.Level
 		}
 		if 17 <= stored {
 			s.Serial = int32(fw.U32(r.Data, pos+13))
-		} else {
-			s.Serial = d.Serial
 		}
 		if 25 <= stored {
 			s.Weight = fw.F64(r.Data, pos+17)
-		} else {
-			s.Weight = d.Weight
 		}
 		if 26 <= stored {
 			s.Last = r.Data[pos+25] != 0
-		} else {
-			s.Last = d.Last
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code): the
-// usual message by fwFastVMoreDerived, anything else by fwVerifyVMoreDerivedFull.
+// FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code).
 func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVMoreDerived(r.Data, slot, base, r.Left); ok {
@@ -7556,10 +7399,8 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	fwVerifyVMoreDerivedFull(r, slot, base)
 }
 
-// fwFastVMoreDerived walks the MoreDerived body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVMoreDerived walks the usual MoreDerived body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVMoreDerivedFull then says why).
 func fwFastVMoreDerived(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -7646,9 +7487,8 @@ func VerifyMoreDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFMoreDerived(&r, 8, full), full)
 }
 
-// fwFastFMoreDerived is FwVerifyFMoreDerived for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFMoreDerived is FwVerifyFMoreDerived for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFMoreDerived(d []byte, p, end int) int {
 	n685 := int(fw.U32(d, p))
 	if n685 > end-14-p-4 {
@@ -7911,28 +7751,21 @@ func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 		r.String(pos+8, pos, &s.Currency)
 		s.Reserved = fw.VDecimal(r, pos+20)
 	} else {
-		d := NewWallet()
+		*s = NewWallet()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Currency)
-		} else {
-			s.Currency = d.Currency
 		}
 		if 20 <= stored {
 			s.Amount = fw.F64(r.Data, pos+12)
-		} else {
-			s.Amount = d.Amount
 		}
 		if 36 <= stored {
 			s.Reserved = fw.VDecimal(r, pos+20)
-		} else {
-			s.Reserved = d.Reserved
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVWallet verifies the Wallet body the slot leads to (generated code): the
-// usual message by fwFastVWallet, anything else by fwVerifyVWalletFull.
+// FwVerifyVWallet verifies the Wallet body the slot leads to (generated code).
 func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVWallet(r.Data, slot, base, r.Left); ok {
@@ -7943,10 +7776,8 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	fwVerifyVWalletFull(r, slot, base)
 }
 
-// fwFastVWallet walks the Wallet body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVWallet walks the usual Wallet body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVWalletFull then says why).
 func fwFastVWallet(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -8039,9 +7870,8 @@ func VerifyWalletFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFWallet(&r, 8, full), full)
 }
 
-// fwFastFWallet is FwVerifyFWallet for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFWallet is FwVerifyFWallet for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFWallet(d []byte, p, end int) int {
 	n692 := int(fw.U32(d, p))
 	if n692 > end-24-p-4 {
@@ -8376,26 +8206,18 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			}
 		}
 	} else {
-		d := NewExAccount()
+		*s = NewExAccount()
 		if 12 <= stored {
 			s.Uid = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.Uid = d.Uid
 		}
 		if 16 <= stored {
 			r.String(pos+12, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 17 <= stored {
 			s.State = protoex.State(r.Data[pos+16])
-		} else {
-			s.State = d.State
 		}
 		if 21 <= stored {
 			s.Wallet.FwGetV(r, pos+17, pos)
-		} else {
-			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
 			p708, set709, ok710 := r.Optional(pos+21, pos, 4)
@@ -8407,8 +8229,6 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				s.Asset.FwGetV(r, p708, p708)
 			}
-		} else {
-			s.Asset = d.Asset
 		}
 		if 30 <= stored {
 			p711, n712, ok713 := r.Block(pos+26, pos, 4)
@@ -8421,25 +8241,18 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 					}
 				}
 			}
-		} else {
-			s.Orders = d.Orders
 		}
 		if 32 <= stored {
 			s.Refs = EnumRefs(fw.U16(r.Data, pos+30))
-		} else {
-			s.Refs = d.Refs
 		}
 		if 33 <= stored {
 			s.Extra = protoex.State(r.Data[pos+32])
-		} else {
-			s.Extra = d.Extra
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code): the
-// usual message by fwFastVExAccount, anything else by fwVerifyVExAccountFull.
+// FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code).
 func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVExAccount(r.Data, slot, base, r.Left); ok {
@@ -8450,10 +8263,8 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	fwVerifyVExAccountFull(r, slot, base)
 }
 
-// fwFastVExAccount walks the ExAccount body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVExAccount walks the usual ExAccount body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVExAccountFull then says why).
 func fwFastVExAccount(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -8633,9 +8444,8 @@ func VerifyExAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFExAccount(&r, 8, full), full)
 }
 
-// fwFastFExAccount is FwVerifyFExAccount for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFExAccount is FwVerifyFExAccount for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFExAccount(d []byte, p, end int) int {
 	p += 4
 	n744 := int(fw.U32(d, p))
@@ -9080,16 +8890,12 @@ func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		s.Sent = fw.Timestamp(fw.U64(body, 24))
 	} else {
-		d := NewPing()
+		*s = NewPing()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 32 <= stored {
 			s.Sent = fw.Timestamp(fw.U64(r.Data, pos+24))
-		} else {
-			s.Sent = d.Sent
 		}
 	}
 	r.Leave()
@@ -9351,16 +9157,12 @@ func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		s.Received = fw.Timestamp(fw.U64(body, 24))
 	} else {
-		d := NewPong()
+		*s = NewPong()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 32 <= stored {
 			s.Received = fw.Timestamp(fw.U64(r.Data, pos+24))
-		} else {
-			s.Received = d.Received
 		}
 	}
 	r.Leave()
@@ -9634,23 +9436,18 @@ func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Reason)
 	} else {
-		d := NewRefused()
+		*s = NewRefused()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 28 <= stored {
 			r.String(pos+24, pos, &s.Reason)
-		} else {
-			s.Reason = d.Reason
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVRefused verifies the Refused body the slot leads to (generated code): the
-// usual message by fwFastVRefused, anything else by fwVerifyVRefusedFull.
+// FwVerifyVRefused verifies the Refused body the slot leads to (generated code).
 func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVRefused(r.Data, slot, base, r.Left); ok {
@@ -9661,10 +9458,8 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	fwVerifyVRefusedFull(r, slot, base)
 }
 
-// fwFastVRefused walks the Refused body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVRefused walks the usual Refused body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVRefusedFull then says why).
 func fwFastVRefused(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -9751,9 +9546,8 @@ func VerifyRefusedFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFRefused(&r, 8, full), full)
 }
 
-// fwFastFRefused is FwVerifyFRefused for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFRefused is FwVerifyFRefused for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFRefused(d []byte, p, end int) int {
 	p += 16
 	n776 := int(fw.U32(d, p))
@@ -9985,23 +9779,18 @@ func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Error)
 	} else {
-		d := NewFailure()
+		*s = NewFailure()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 28 <= stored {
 			r.String(pos+24, pos, &s.Error)
-		} else {
-			s.Error = d.Error
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVFailure verifies the Failure body the slot leads to (generated code): the
-// usual message by fwFastVFailure, anything else by fwVerifyVFailureFull.
+// FwVerifyVFailure verifies the Failure body the slot leads to (generated code).
 func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVFailure(r.Data, slot, base, r.Left); ok {
@@ -10012,10 +9801,8 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	fwVerifyVFailureFull(r, slot, base)
 }
 
-// fwFastVFailure walks the Failure body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVFailure walks the usual Failure body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVFailureFull then says why).
 func fwFastVFailure(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -10102,9 +9889,8 @@ func VerifyFailureFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFFailure(&r, 8, full), full)
 }
 
-// fwFastFFailure is FwVerifyFFailure for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFFailure is FwVerifyFFailure for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFFailure(d []byte, p, end int) int {
 	p += 16
 	n782 := int(fw.U32(d, p))
@@ -10345,28 +10131,21 @@ func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 		s.Sent = fw.Timestamp(fw.U64(body, 24))
 		r.String(pos+32, pos, &s.Note)
 	} else {
-		d := NewPingRequest()
+		*s = NewPingRequest()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 32 <= stored {
 			s.Sent = fw.Timestamp(fw.U64(r.Data, pos+24))
-		} else {
-			s.Sent = d.Sent
 		}
 		if 36 <= stored {
 			r.String(pos+32, pos, &s.Note)
-		} else {
-			s.Note = d.Note
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code): the
-// usual message by fwFastVPingRequest, anything else by fwVerifyVPingRequestFull.
+// FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code).
 func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVPingRequest(r.Data, slot, base, r.Left); ok {
@@ -10377,10 +10156,8 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	fwVerifyVPingRequestFull(r, slot, base)
 }
 
-// fwFastVPingRequest walks the PingRequest body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVPingRequest walks the usual PingRequest body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVPingRequestFull then says why).
 func fwFastVPingRequest(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -10467,9 +10244,8 @@ func VerifyPingRequestFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFPingRequest(&r, 8, full), full)
 }
 
-// fwFastFPingRequest is FwVerifyFPingRequest for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFPingRequest is FwVerifyFPingRequest for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFPingRequest(d []byte, p, end int) int {
 	p += 16
 	p += 8
@@ -10711,23 +10487,18 @@ func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Text)
 	} else {
-		d := NewNotify()
+		*s = NewNotify()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 28 <= stored {
 			r.String(pos+24, pos, &s.Text)
-		} else {
-			s.Text = d.Text
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVNotify verifies the Notify body the slot leads to (generated code): the
-// usual message by fwFastVNotify, anything else by fwVerifyVNotifyFull.
+// FwVerifyVNotify verifies the Notify body the slot leads to (generated code).
 func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVNotify(r.Data, slot, base, r.Left); ok {
@@ -10738,10 +10509,8 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	fwVerifyVNotifyFull(r, slot, base)
 }
 
-// fwFastVNotify walks the Notify body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVNotify walks the usual Notify body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVNotifyFull then says why).
 func fwFastVNotify(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -10828,9 +10597,8 @@ func VerifyNotifyFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFNotify(&r, 8, full), full)
 }
 
-// fwFastFNotify is FwVerifyFNotify for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFNotify is FwVerifyFNotify for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFNotify(d []byte, p, end int) int {
 	p += 16
 	n795 := int(fw.U32(d, p))
@@ -11149,12 +10917,9 @@ func (m *Notify) FBERequestID() any { return m.Id }
 // Receiver decodes the messages of this package's protocol and calls the hook of
 // each (a nil hook skips it): Ping, Pong, Refused, Failure, PingRequest, Notify, Empty.
 // The value passed to a hook is reused for the next message of its type (answers
-// excepted): copy what is kept. OnResponse, when set, is offered every response
-// and reject first (fw.Client sets it); true means it took the message.
+// excepted): copy what is kept. Answers are offered to OnResponse first.
 type Receiver struct {
-	Final         bool
-	Limits        fw.Limits
-	OnResponse    func(id any, m fw.Message, reject bool) bool
+	fw.ReceiverBase
 	OnPing        func(*Ping)
 	OnPong        func(*Pong)
 	OnRefused     func(*Refused)
@@ -11169,19 +10934,14 @@ type Receiver struct {
 }
 
 // NewReceiver is a Receiver of the versioned format.
-func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+func NewReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Limits: fw.DefaultLimits}}
+}
 
 // NewFinalReceiver is a Receiver of the final format.
-func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
-
-// IsFinal tells the format the Receiver reads.
-func (r *Receiver) IsFinal() bool { return r.Final }
-
-// ReceiveLimits are the limits messages are read under.
-func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
-
-// SetOnResponse sets OnResponse (fw.Client).
-func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+func NewFinalReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Final: true, Limits: fw.DefaultLimits}}
+}
 
 // Dispatch decodes one message of type typ and calls its hook; known is false for a type
 // this protocol does not know.
@@ -11189,94 +10949,33 @@ func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
 	switch typ {
 	case 305:
 		v := &r.m0
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnPing != nil {
-			r.OnPing(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnPing)
 	case 306:
 		v := new(Pong)
 		*v = NewPong()
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnResponse != nil && r.OnResponse(v.Id, v, false) {
-			return true, nil
-		}
-		if r.OnPong != nil {
-			r.OnPong(v)
-		}
-		return true, nil
+		return fw.DeliverAnswer(&r.ReceiverBase, typ, msg, v, func(v *Pong) any { return v.Id }, false, r.OnPong)
 	case 307:
 		v := new(Refused)
 		*v = NewRefused()
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnResponse != nil && r.OnResponse(v.Id, v, true) {
-			return true, nil
-		}
-		if r.OnRefused != nil {
-			r.OnRefused(v)
-		}
-		return true, nil
+		return fw.DeliverAnswer(&r.ReceiverBase, typ, msg, v, func(v *Refused) any { return v.Id }, true, r.OnRefused)
 	case 308:
 		v := new(Failure)
 		*v = NewFailure()
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnResponse != nil && r.OnResponse(v.Id, v, true) {
-			return true, nil
-		}
-		if r.OnFailure != nil {
-			r.OnFailure(v)
-		}
-		return true, nil
+		return fw.DeliverAnswer(&r.ReceiverBase, typ, msg, v, func(v *Failure) any { return v.Id }, true, r.OnFailure)
 	case 309:
 		v := &r.m4
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnPingRequest != nil {
-			r.OnPingRequest(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnPingRequest)
 	case 310:
 		v := &r.m5
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnNotify != nil {
-			r.OnNotify(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnNotify)
 	case 311:
 		v := &r.m6
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnEmpty != nil {
-			r.OnEmpty(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnEmpty)
 	}
 	return false, nil
 }
 
-// RequestPingRequest sends q through c and waits for its Pong: or fails with
-// fw.ErrRejected (a *fw.RejectedError holding the reject), fw.ErrTimeout,
-// fw.ErrDisconnected or fw.ErrOverflow. timeout 0 is the client's RequestTimeout.
+// RequestPingRequest sends q through c and waits for its Pong (fw.RequestAs).
 func RequestPingRequest(c *fw.Client, q *PingRequest, timeout time.Duration) (*Pong, error) {
-	m, err := c.Request(q, timeout)
-	if err != nil {
-		return nil, err
-	}
-	a, ok := m.(*Pong)
-	if !ok {
-		return nil, &fw.RejectedError{Message: m}
-	}
-	return a, nil
+	return fw.RequestAs[Pong](c, q, timeout)
 }

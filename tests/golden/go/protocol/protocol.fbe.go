@@ -133,18 +133,15 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 12 {
 		s.Body.FwGetV(r, pos+8, pos)
 	} else {
-		d := NewOrderMessage()
+		*s = NewOrderMessage()
 		if 12 <= stored {
 			s.Body.FwGetV(r, pos+8, pos)
-		} else {
-			s.Body = d.Body
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code): the
-// usual message by fwFastVOrderMessage, anything else by fwVerifyVOrderMessageFull.
+// FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code).
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVOrderMessage(r.Data, slot, base, r.Left); ok {
@@ -155,10 +152,8 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 	fwVerifyVOrderMessageFull(r, slot, base)
 }
 
-// fwFastVOrderMessage walks the OrderMessage body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVOrderMessage walks the usual OrderMessage body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVOrderMessageFull then says why).
 func fwFastVOrderMessage(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -255,9 +250,8 @@ func VerifyOrderMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFOrderMessage(&r, 8, full), full)
 }
 
-// fwFastFOrderMessage is FwVerifyFOrderMessage for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFOrderMessage is FwVerifyFOrderMessage for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFOrderMessage(d []byte, p, end int) int {
 	{
 		end := end
@@ -478,18 +472,15 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 12 {
 		s.Body.FwGetV(r, pos+8, pos)
 	} else {
-		d := NewBalanceMessage()
+		*s = NewBalanceMessage()
 		if 12 <= stored {
 			s.Body.FwGetV(r, pos+8, pos)
-		} else {
-			s.Body = d.Body
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code): the
-// usual message by fwFastVBalanceMessage, anything else by fwVerifyVBalanceMessageFull.
+// FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code).
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVBalanceMessage(r.Data, slot, base, r.Left); ok {
@@ -500,10 +491,8 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 	fwVerifyVBalanceMessageFull(r, slot, base)
 }
 
-// fwFastVBalanceMessage walks the BalanceMessage body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVBalanceMessage walks the usual BalanceMessage body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVBalanceMessageFull then says why).
 func fwFastVBalanceMessage(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -600,9 +589,8 @@ func VerifyBalanceMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFBalanceMessage(&r, 8, full), full)
 }
 
-// fwFastFBalanceMessage is FwVerifyFBalanceMessage for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFBalanceMessage is FwVerifyFBalanceMessage for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFBalanceMessage(d []byte, p, end int) int {
 	{
 		end := end
@@ -807,11 +795,9 @@ func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 12 {
 		s.Body.FwGetV(r, pos+8, pos)
 	} else {
-		d := NewAccountMessage()
+		*s = NewAccountMessage()
 		if 12 <= stored {
 			s.Body.FwGetV(r, pos+8, pos)
-		} else {
-			s.Body = d.Body
 		}
 	}
 	r.Leave()
@@ -948,12 +934,9 @@ func (s *AccountMessage) FwGetJSON(p *fw.JSONParser) {
 // Receiver decodes the messages of this package's protocol and calls the hook of
 // each (a nil hook skips it): OrderMessage, BalanceMessage, AccountMessage.
 // The value passed to a hook is reused for the next message of its type (answers
-// excepted): copy what is kept. OnResponse, when set, is offered every response
-// and reject first (fw.Client sets it); true means it took the message.
+// excepted): copy what is kept. Answers are offered to OnResponse first.
 type Receiver struct {
-	Final            bool
-	Limits           fw.Limits
-	OnResponse       func(id any, m fw.Message, reject bool) bool
+	fw.ReceiverBase
 	OnOrderMessage   func(*OrderMessage)
 	OnBalanceMessage func(*BalanceMessage)
 	OnAccountMessage func(*AccountMessage)
@@ -963,19 +946,14 @@ type Receiver struct {
 }
 
 // NewReceiver is a Receiver of the versioned format.
-func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+func NewReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Limits: fw.DefaultLimits}}
+}
 
 // NewFinalReceiver is a Receiver of the final format.
-func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
-
-// IsFinal tells the format the Receiver reads.
-func (r *Receiver) IsFinal() bool { return r.Final }
-
-// ReceiveLimits are the limits messages are read under.
-func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
-
-// SetOnResponse sets OnResponse (fw.Client).
-func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+func NewFinalReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Final: true, Limits: fw.DefaultLimits}}
+}
 
 // Dispatch decodes one message of type typ and calls its hook; known is false for a type
 // this protocol does not know.
@@ -983,31 +961,13 @@ func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
 	switch typ {
 	case 1:
 		v := &r.m0
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnOrderMessage != nil {
-			r.OnOrderMessage(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnOrderMessage)
 	case 2:
 		v := &r.m1
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnBalanceMessage != nil {
-			r.OnBalanceMessage(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnBalanceMessage)
 	case 3:
 		v := &r.m2
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnAccountMessage != nil {
-			r.OnAccountMessage(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnAccountMessage)
 	}
 	return false, nil
 }

@@ -275,53 +275,36 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 		s.Sl = fw.F64(body, 42)
 		r.String(pos+12, pos, &s.Symbol)
 	} else {
-		d := NewOrder()
+		*s = NewOrder()
 		if 12 <= stored {
 			s.Uid = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.Uid = d.Uid
 		}
 		if 16 <= stored {
 			r.String(pos+12, pos, &s.Symbol)
-		} else {
-			s.Symbol = d.Symbol
 		}
 		if 17 <= stored {
 			s.Side = OrderSide(r.Data[pos+16])
-		} else {
-			s.Side = d.Side
 		}
 		if 18 <= stored {
 			s.Type = OrderType(r.Data[pos+17])
-		} else {
-			s.Type = d.Type
 		}
 		if 26 <= stored {
 			s.Price = fw.F64(r.Data, pos+18)
-		} else {
-			s.Price = d.Price
 		}
 		if 34 <= stored {
 			s.Volume = fw.F64(r.Data, pos+26)
-		} else {
-			s.Volume = d.Volume
 		}
 		if 42 <= stored {
 			s.Tp = fw.F64(r.Data, pos+34)
-		} else {
-			s.Tp = d.Tp
 		}
 		if 50 <= stored {
 			s.Sl = fw.F64(r.Data, pos+42)
-		} else {
-			s.Sl = d.Sl
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVOrder verifies the Order body the slot leads to (generated code): the
-// usual message by fwFastVOrder, anything else by fwVerifyVOrderFull.
+// FwVerifyVOrder verifies the Order body the slot leads to (generated code).
 func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVOrder(r.Data, slot, base, r.Left); ok {
@@ -332,10 +315,8 @@ func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	fwVerifyVOrderFull(r, slot, base)
 }
 
-// fwFastVOrder walks the Order body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVOrder walks the usual Order body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVOrderFull then says why).
 func fwFastVOrder(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -422,9 +403,8 @@ func VerifyOrderFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFOrder(&r, 8, full), full)
 }
 
-// fwFastFOrder is FwVerifyFOrder for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFOrder is FwVerifyFOrder for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFOrder(d []byte, p, end int) int {
 	p += 4
 	n5 := int(fw.U32(d, p))
@@ -712,28 +692,21 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 		s.Locked = fw.F64(body, 20)
 		r.String(pos+8, pos, &s.Currency)
 	} else {
-		d := NewBalance()
+		*s = NewBalance()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Currency)
-		} else {
-			s.Currency = d.Currency
 		}
 		if 20 <= stored {
 			s.Amount = fw.F64(r.Data, pos+12)
-		} else {
-			s.Amount = d.Amount
 		}
 		if 28 <= stored {
 			s.Locked = fw.F64(r.Data, pos+20)
-		} else {
-			s.Locked = d.Locked
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVBalance verifies the Balance body the slot leads to (generated code): the
-// usual message by fwFastVBalance, anything else by fwVerifyVBalanceFull.
+// FwVerifyVBalance verifies the Balance body the slot leads to (generated code).
 func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVBalance(r.Data, slot, base, r.Left); ok {
@@ -744,10 +717,8 @@ func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	fwVerifyVBalanceFull(r, slot, base)
 }
 
-// fwFastVBalance walks the Balance body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVBalance walks the usual Balance body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVBalanceFull then says why).
 func fwFastVBalance(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -834,9 +805,8 @@ func VerifyBalanceFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFBalance(&r, 8, full), full)
 }
 
-// fwFastFBalance is FwVerifyFBalance for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFBalance is FwVerifyFBalance for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFBalance(d []byte, p, end int) int {
 	n13 := int(fw.U32(d, p))
 	if n13 > end-16-p-4 {
@@ -1210,26 +1180,18 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			}
 		}
 	} else {
-		d := NewAccount()
+		*s = NewAccount()
 		if 12 <= stored {
 			s.Uid = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.Uid = d.Uid
 		}
 		if 16 <= stored {
 			r.String(pos+12, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 17 <= stored {
 			s.State = State(r.Data[pos+16])
-		} else {
-			s.State = d.State
 		}
 		if 21 <= stored {
 			s.Wallet.FwGetV(r, pos+17, pos)
-		} else {
-			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
 			p29, set30, ok31 := r.Optional(pos+21, pos, 4)
@@ -1241,8 +1203,6 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 				}
 				s.Asset.FwGetV(r, p29, p29)
 			}
-		} else {
-			s.Asset = d.Asset
 		}
 		if 30 <= stored {
 			p32, n33, ok34 := r.Block(pos+26, pos, 4)
@@ -1255,15 +1215,12 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 					}
 				}
 			}
-		} else {
-			s.Orders = d.Orders
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVAccount verifies the Account body the slot leads to (generated code): the
-// usual message by fwFastVAccount, anything else by fwVerifyVAccountFull.
+// FwVerifyVAccount verifies the Account body the slot leads to (generated code).
 func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVAccount(r.Data, slot, base, r.Left); ok {
@@ -1274,10 +1231,8 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	fwVerifyVAccountFull(r, slot, base)
 }
 
-// fwFastVAccount walks the Account body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVAccount walks the usual Account body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVAccountFull then says why).
 func fwFastVAccount(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -1457,9 +1412,8 @@ func VerifyAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFAccount(&r, 8, full), full)
 }
 
-// fwFastFAccount is FwVerifyFAccount for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFAccount is FwVerifyFAccount for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFAccount(d []byte, p, end int) int {
 	p += 4
 	n65 := int(fw.U32(d, p))
@@ -1765,34 +1719,26 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 // Receiver decodes the messages of this package's protocol and calls the hook of
 // each (a nil hook skips it): Order, Balance, Account.
 // The value passed to a hook is reused for the next message of its type (answers
-// excepted): copy what is kept. OnResponse, when set, is offered every response
-// and reject first (fw.Client sets it); true means it took the message.
+// excepted): copy what is kept. Answers are offered to OnResponse first.
 type Receiver struct {
-	Final      bool
-	Limits     fw.Limits
-	OnResponse func(id any, m fw.Message, reject bool) bool
-	OnOrder    func(*Order)
-	OnBalance  func(*Balance)
-	OnAccount  func(*Account)
-	m0         Order
-	m1         Balance
-	m2         Account
+	fw.ReceiverBase
+	OnOrder   func(*Order)
+	OnBalance func(*Balance)
+	OnAccount func(*Account)
+	m0        Order
+	m1        Balance
+	m2        Account
 }
 
 // NewReceiver is a Receiver of the versioned format.
-func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+func NewReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Limits: fw.DefaultLimits}}
+}
 
 // NewFinalReceiver is a Receiver of the final format.
-func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
-
-// IsFinal tells the format the Receiver reads.
-func (r *Receiver) IsFinal() bool { return r.Final }
-
-// ReceiveLimits are the limits messages are read under.
-func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
-
-// SetOnResponse sets OnResponse (fw.Client).
-func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+func NewFinalReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Final: true, Limits: fw.DefaultLimits}}
+}
 
 // Dispatch decodes one message of type typ and calls its hook; known is false for a type
 // this protocol does not know.
@@ -1800,31 +1746,13 @@ func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
 	switch typ {
 	case 1:
 		v := &r.m0
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnOrder != nil {
-			r.OnOrder(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnOrder)
 	case 2:
 		v := &r.m1
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnBalance != nil {
-			r.OnBalance(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnBalance)
 	case 3:
 		v := &r.m2
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnAccount != nil {
-			r.OnAccount(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnAccount)
 	}
 	return false, nil
 }
