@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 )
 
 // Message is a generated struct that a protocol sends (its versioned writer and type).
@@ -267,4 +268,67 @@ func (p *Proxy) Dispatch(typ uint32, msg []byte) (bool, error) {
 		return true, nil
 	}
 	return true, p.OnMessage(typ, msg)
+}
+
+// ReceiverBase is what every generated Receiver holds: the format and limits it reads
+// messages under, and OnResponse, which (when set) is offered every response and reject
+// first (Client sets it); true means it took the message.
+type ReceiverBase struct {
+	Final      bool
+	Limits     Limits
+	OnResponse func(id any, m Message, reject bool) bool
+}
+
+// IsFinal tells the format the Receiver reads.
+func (b *ReceiverBase) IsFinal() bool { return b.Final }
+
+// ReceiveLimits are the limits messages are read under.
+func (b *ReceiverBase) ReceiveLimits() *Limits { return &b.Limits }
+
+// SetOnResponse sets OnResponse (Client).
+func (b *ReceiverBase) SetOnResponse(f func(id any, m Message, reject bool) bool) { b.OnResponse = f }
+
+// Deliver decodes msg (of type typ) into v and calls hook with it (a nil hook skips it):
+// one case of a generated Receiver's Dispatch.
+func Deliver[M Decoder](b *ReceiverBase, typ uint32, msg []byte, v M, hook func(M)) (bool, error) {
+	if err := Decode(v, typ, msg, b.Final, &b.Limits); err != nil {
+		return true, err
+	}
+	if hook != nil {
+		hook(v)
+	}
+	return true, nil
+}
+
+// DeliverAnswer is Deliver for a response or (reject) a reject answering the request
+// id(v): offered to OnResponse first.
+func DeliverAnswer[M interface {
+	Decoder
+	Message
+}](b *ReceiverBase, typ uint32, msg []byte, v M, id func(M) any, reject bool, hook func(M)) (bool, error) {
+	if err := Decode(v, typ, msg, b.Final, &b.Limits); err != nil {
+		return true, err
+	}
+	if b.OnResponse != nil && b.OnResponse(id(v), v, reject) {
+		return true, nil
+	}
+	if hook != nil {
+		hook(v)
+	}
+	return true, nil
+}
+
+// RequestAs sends q through c and waits for its answer of type *A: or fails with
+// ErrRejected (a *RejectedError holding the reject), ErrTimeout, ErrDisconnected or
+// ErrOverflow. timeout 0 is the client's RequestTimeout.
+func RequestAs[A any](c *Client, q Request, timeout time.Duration) (*A, error) {
+	m, err := c.Request(q, timeout)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := any(m).(*A)
+	if !ok {
+		return nil, &RejectedError{Message: m}
+	}
+	return a, nil
 }

@@ -61,9 +61,8 @@ if lim.MaxDepth >= $D$ {
     }
 }"""
 FAST_FN = """
-// fwFastF$N$ is FwVerifyF$N$ for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows $D$ levels.
+// fwFastF$N$ is FwVerifyF$N$ for the usual root model ($D$ levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastF$N$(d []byte, p, end int) int {"""
 WALKS = ("""
 // FwGetF reads s's fields at p, within [p, end); returns the position after them or -1.

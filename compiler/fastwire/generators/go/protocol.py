@@ -10,37 +10,22 @@ from .structs import declare
 
 RECEIVER = """
     // NewReceiver is a Receiver of the versioned format.
-    func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+    func NewReceiver() *Receiver {
+        return &Receiver{ReceiverBase: fw.ReceiverBase{Limits: fw.DefaultLimits}}
+    }
 
     // NewFinalReceiver is a Receiver of the final format.
-    func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
-
-    // IsFinal tells the format the Receiver reads.
-    func (r *Receiver) IsFinal() bool { return r.Final }
-
-    // ReceiveLimits are the limits messages are read under.
-    func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
-
-    // SetOnResponse sets OnResponse (fw.Client).
-    func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+    func NewFinalReceiver() *Receiver {
+        return &Receiver{ReceiverBase: fw.ReceiverBase{Final: true, Limits: fw.DefaultLimits}}
+    }
 
     // Dispatch decodes one message of type typ and calls its hook; known is false for a type
     // this protocol does not know.
     func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {"""
 REQUEST = """
-    // Request$N$ sends q through c and waits for its $R$: or fails with
-    // fw.ErrRejected (a *fw.RejectedError holding the reject), fw.ErrTimeout,
-    // fw.ErrDisconnected or fw.ErrOverflow. timeout 0 is the client's RequestTimeout.
+    // Request$N$ sends q through c and waits for its $R$ (fw.RequestAs).
     func Request$N$(c *fw.Client, q *$N$, timeout time.Duration) (*$R$, error) {
-        m, err := c.Request(q, timeout)
-        if err != nil {
-            return nil, err
-        }
-        a, ok := m.(*$R$)
-        if !ok {
-            return nil, &fw.RejectedError{Message: m}
-        }
-        return a, nil
+        return fw.RequestAs[$R$](c, q, timeout)
     }
 """
 
@@ -68,11 +53,8 @@ def emit_protocol(g: Scope) -> None:
         // Receiver decodes the messages of this package's protocol and calls the hook of
         // each (a nil hook skips it): {", ".join(names) or "none"}.
         // The value passed to a hook is reused for the next message of its type (answers
-        // excepted): copy what is kept. OnResponse, when set, is offered every response
-        // and reject first (fw.Client sets it); true means it took the message.""")
-    rows = [("Final", "bool"), ("Limits", "fw.Limits"),
-            ("OnResponse", "func(id any, m fw.Message, reject bool) bool")]
-    rows += [(f"On{n}", f"func(*{n})") for n in names]
+        // excepted): copy what is kept. Answers are offered to OnResponse first.""")
+    rows = [("fw.ReceiverBase", "")] + [(f"On{n}", f"func(*{n})") for n in names]
     rows += [(f"m{i}", n) for i, n in enumerate(names) if sends[i] not in answers]
     declare(p, "Receiver", rows)
     p.print()
@@ -81,17 +63,15 @@ def emit_protocol(g: Scope) -> None:
     if names:
         p.print("switch typ {")
         for i, q in enumerate(sends):
-            n = local[q].name
+            n, args = local[q].name, "&r.ReceiverBase, typ, msg, v"
             p.print(f"case {g.layout(q).type_number}:")
             p.indent()
             p.print(f"v := new({n})\n*v = New{n}()" if q in answers else f"v := &r.m{i}")
-            p.print("if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {\n"
-                    "    return true, err\n}")
             if q in answers and q in ids:
                 reject = "true" if answers[q] else "false"
-                p.print(f"if r.OnResponse != nil && r.OnResponse(v.{ids[q]}, v, {reject}) {{\n"
-                        "    return true, nil\n}")
-            p.print(f"if r.On{n} != nil {{\n    r.On{n}(v)\n}}\nreturn true, nil")
+                p.print(f"return fw.DeliverAnswer({args}, func(v *{n}) any {{ return v.{ids[q]} }}, {reject}, r.On{n})")
+            else:
+                p.print(f"return fw.Deliver({args}, r.On{n})")
             p.outdent()
         p.print("}")
     else:

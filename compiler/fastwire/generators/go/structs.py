@@ -103,10 +103,10 @@ def declare(p: Printer, name: str, fields: List[Tuple[str, str]]) -> None:
     """type name struct { fields }, their types aligned as gofmt aligns them."""
     if not fields:
         return p.print(f"type {name} struct{{}}")
-    width = max(len(n) for n, _ in fields)
+    width = max(len(n) for n, t in fields if t)
     with p.block(f"type {name} struct {{", "}"):
-        for n, t in fields:
-            p.print(f"{n}{' ' * (width - len(n) + 1)}{t}")
+        for n, t in fields:  # an embedded field has no type
+            p.print(f"{n}{' ' * (width - len(n) + 1)}{t}" if t else n)
 
 
 def emit_struct(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:

@@ -214,15 +214,6 @@ def unless(p: Printer, cond: str, then: str) -> Iterator[None]:
         yield
 
 
-@contextmanager
-def usual(p: Printer, cond: str, fallback: Callable[[], None]) -> Iterator[None]:
-    """if cond { what the body prints } else { fallback() }: a runtime call's usual case."""
-    with p.block(f"if {cond} {{", "}"):
-        yield
-        orelse(p)
-        fallback()
-
-
 def guard(p: Printer, cond: str, stmt: str, then: str = "") -> None:
     """if cond { stmt }, then `then`."""
     p.print(f"if {cond} {{\n    {stmt}\n}}" + (then and "\n" + then))

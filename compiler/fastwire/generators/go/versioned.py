@@ -1,12 +1,12 @@
 """The versioned format: MarshalFBE, UnmarshalFBE, Verify<T> and the FwPutV, FwGetV and
-FwVerifyV<T> they call, from plan.versioned. Where the Go compiler would not inline a runtime
-call (w.Alloc, r.Enter, r.Text, r.Block, r.Optional), its usual case is spelled out and the
-call kept for the rest. The handlers in the tables take (g, w, value, slot, base)."""
+FwVerifyV<T> they call, from plan.versioned. On the hot paths (writing, reading, the fast
+walk of verify) the usual case of a runtime call the Go compiler would not inline (w.Alloc,
+r.Enter) is spelled out; the full walk of verify calls the runtime.
+The handlers in the tables take (g, w, value, slot, base)."""
 
 from __future__ import annotations
 
 import re
-from contextlib import nullcontext
 
 from ... import lower
 from ...layouts import DECIMAL, OPTIONAL
@@ -31,7 +31,6 @@ from .types import (
     store,
     table,
     unless,
-    usual,
 )
 
 MARSHAL = """
@@ -59,8 +58,7 @@ if lim.MaxDepth >= $D$ {
     }
 }"""
 FAST_FN = """
-// FwVerifyV$N$ verifies the $N$ body the slot leads to (generated code): the
-// usual message by fwFastV$N$, anything else by fwVerifyV$N$Full.
+// FwVerifyV$N$ verifies the $N$ body the slot leads to (generated code).
 func FwVerifyV$N$(r *fw.VReader, slot, base int) {
     if r.Depth >= $D$ {
         if left, ok := fwFastV$N$(r.Data, slot, base, r.Left); ok {
@@ -71,26 +69,25 @@ func FwVerifyV$N$(r *fw.VReader, slot, base int) {
     fwVerifyV$N$Full(r, slot, base)
 }
 
-// fwFastV$N$ walks the $N$ body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows $D$ more levels.
+// fwFastV$N$ walks the usual $N$ body (d a root model, $D$ levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyV$N$Full then says why).
 func fwFastV$N$(d []byte, slot, base int, left int64) (int64, bool) {
     size := len(d)
     pos := base + int(fw.U32(d, slot))
     if pos < slot+4 || pos > size-$B$ {
         return 0, false
     }"""
-# A body's header at pos, read when it is inside d (r.Enter's usual case).
-HEAD = """\
+# r.Enter's usual case: a body's header at pos, read when it is inside d.
+ENTER = """\
+d := r.Data
+size := len(d)
 pos := base + int(fw.U32(d, slot))
 stored, typ := 0, uint32(0)
 if pos >= slot+4 && pos <= size-8 {
     h := d[pos : pos+8 : pos+8]
     stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 }
-if stored >= 8 && stored <= size-pos && typ == $T$ && r.Depth > 0 {"""
-ENTER = "d := r.Data\nsize := len(d)\n" + HEAD + """
+if stored >= 8 && stored <= size-pos && typ == $T$ && r.Depth > 0 {
     r.Depth--
     r.Left -= int64(stored)
 } else {
@@ -131,13 +128,11 @@ def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
                 for f in fields:
                     if checked(f.wire):
                         vget(g, f.wire, f"s.{field(f.name)}", f"pos+{f.at}", "pos")
-                orelse(p)
-                p.print(f"d := New{name}()")
+                orelse(p)  # an older version's body: the fields it has, the rest defaults
+                p.print(f"*s = New{name}()")
                 for f in fields:
-                    n = field(f.name)
-                    with p.block(f"if {(f.at or 0) + f.wire.slot} <= stored {{", "} else {"):
-                        vget(g, f.wire, f"s.{n}", f"pos+{f.at}", "pos")
-                    p.print(f"\ts.{n} = d.{n}\n}}")
+                    with p.block(f"if {(f.at or 0) + f.wire.slot} <= stored {{", "}"):
+                        vget(g, f.wire, f"s.{field(f.name)}", f"pos+{f.at}", "pos")
         p.print("r.Leave()")
     p.print()
     if fast:
@@ -152,15 +147,13 @@ def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
     else:
         p.print(f"// {verify} verifies the {name} body the slot leads to (generated code).")
     with p.block(f"func {verify}(r *fw.VReader, slot, base int) {{", "}\n\n"):
-        p.print(ENTER, T=t)
-        # The budget is kept in a local (left) while checking, written back around each
-        # call: a chain of updates through memory would be the walk's critical path.
-        if any(vneeds_check(fl.wire) for fl in layout.fields):
-            p.print("left := r.Left")
-            emit_vchecks(g, layout)
-            p.print("r.Left = left")
-        else:
+        p.print(f"pos, stored, ok := r.Enter(slot, base, {t})\nif !ok {{\n    return\n}}")
+        checks = [fl for fl in layout.fields if vneeds_check(fl.wire)]
+        if not checks:
             p.print(UNUSED)
+        for fl in checks:
+            with p.block(f"if {fl.offset + fl.slot} <= stored {{", "}"):
+                vcheck(g, fl.wire, f"pos+{fl.offset}", "pos")
         p.print("r.Leave()")
 
 
@@ -323,6 +316,8 @@ VGET = table(lambda g, w, dst, slot, base: g.p.print(f"{dst} = {load(g, w, 'r.Da
 
 
 # ---- verify ------------------------------------------------------------------------------
+# The full walk (every message; the fast walk below takes the usual one first where it can):
+# one runtime call per check, each recording why it fails.
 
 def vneeds_check(w: W) -> bool:
     if w.is_value:
@@ -330,100 +325,46 @@ def vneeds_check(w: W) -> bool:
     return vneeds_check(w.element) if w.element and w.collection == "array" else True
 
 
-def sync(g: Scope, stmt: str) -> None:
-    """A runtime call from verify's checks, with the local budget written back."""
-    g.p.print(f"r.Left = left\n{stmt}\nleft = r.Left")
-
-
-def emit_vchecks(g: Scope, layout: lower.StructLayout) -> None:
-    """The checks of a versioned body at pos (stored bytes)."""
-    fields = [fl for fl in layout.fields if vneeds_check(fl.wire)]
-    if fields:
-        with g.p.block(f"if stored >= {layout.body_size} {{", "}"):
-            for fl in fields:
-                vcheck(g, fl.wire, f"pos+{fl.offset}", "pos")
-            orelse(g.p)
-            for fl in fields:
-                with g.p.block(f"if {fl.offset + fl.slot} <= stored {{", "}"):
-                    vcheck(g, fl.wire, f"pos+{fl.offset}", "pos")
-
-
 def vcheck(g: Scope, w: W, slot: str, base: str) -> None:
     VCHECK[w.helper](g, w, slot, base)
 
 
-def _check_text(g, w, slot, base):
-    """r.Text's usual case spelled out."""
-    p, blk, n = g.p, g.var("blk"), g.var("n")
-    text = lambda: sync(g, f"r.Text({slot}, {base})")  # noqa: E731
-    p.print(f"{blk} := {base} + int(fw.U32(d, {slot}))")
-    with usual(p, f"{blk} >= {slot}+4 && {blk} <= size-4", text):
-        with usual(p, f"{n} := int(fw.U32(d, {blk})); {n} <= size-{blk}-4", text):
-            p.print(f"left -= int64(4 + {n})")
-
-
-def _check_struct(g, w, slot, base):
-    leaf, p = g.layout(w.ref), g.p
-    if leaf.depth != 1:
-        return sync(g, f"{g.qual(w.ref, 'FwVerifyV{name}')}(r, {slot}, {base})")
-    # A struct holding no struct (a leaf) in line: no call; it enters no deeper, so only the
-    # depth limit is checked.
-    with p.block("{", "}"):
-        p.print(f"slot, base := {slot}, {base}\n" + HEAD, T=leaf.type_number)
-        p.indent()
-        p.print("left -= int64(stored)")
-        emit_vchecks(g, leaf)
-        orelse(p)
-        sync(g, f"r.Enter(slot, base, {leaf.type_number}) // records why")
-        p.outdent()
-        p.print("}")
-
-
 def _check_optional(g, w, slot, base):
-    """r.Optional's usual case spelled out."""
-    p, q, size = g.p, g.var("p"), w.element.slot
-    with p.block(f"if d[{slot}] != 0 {{", "}"):
-        p.print(f"{q} := {base} + int(fw.U32(d, {slot}+{OPTIONAL.offset_at}))")
-        with usual(p, f"{q} >= {slot}+{OPTIONAL.slot} && {q} <= size-{size}",
-                   lambda: sync(g, f"r.Optional({slot}, {base}, {size}) // records why")):
-            p.print(f"left -= {size}")
-            if vneeds_check(w.element):
-                vcheck(g, w.element, q, q)
+    call, q = f"r.Optional({slot}, {base}, {w.element.slot})", g.var("p")
+    if not vneeds_check(w.element):
+        return g.p.print(call)
+    with g.p.block(f"if {q}, set, ok := {call}; set && ok {{", "}"):
+        vcheck(g, w.element, q, q)
 
 
 def _check_array(g, w, slot, base):
     i = g.var("i")
-    with g.p.block(f"for {i} := 0; {i} < {w.length} && left >= 0; {i}++ {{", "}"):
+    with g.p.block(f"for {i} := 0; {i} < {w.length} && r.OK(); {i}++ {{", "}"):
         vcheck(g, w.element, f"{slot}+{i}*{w.element.slot}", base)
 
 
 def _check_collection(g, w, slot, base):
-    """A vector, list or set (elements), or a map or hash (key, value pairs): r.Block's usual
-    case spelled out when they need checks."""
+    """A vector, list or set (elements), or a map or hash (key, value pairs)."""
     size = sum(e.slot for e in parts(w))
+    call = f"r.Block({slot}, {base}, {size})"
     if not any(vneeds_check(e) for e in parts(w)):
-        return sync(g, f"r.Block({slot}, {base}, {size})")
-    p = g.p
-    q, n, ok, blk = g.var("p"), g.var("n"), g.var("ok"), g.var("blk")
-    p.print(f"{q}, {n}, {ok} := 0, 0, false\n{blk} := {base} + int(fw.U32(d, {slot}))")
-    with usual(p, f"{blk} >= {slot}+4 && {blk} <= size-4 && int(fw.U32(d, {blk}))*{size} <= size-{blk}-4",
-               lambda: sync(g, f"{q}, {n}, {ok} = r.Block({slot}, {base}, {size})")):
-        p.print(f"{n} = int(fw.U32(d, {blk}))\n{q} = {blk} + 4\nleft -= int64(4 + {n}*{size})\n{ok} = left >= 0")
-    i = g.var("i")
-    with p.block(f"if {ok} {{", "}"), p.block(f"for {i} := 0; {i} < {n} && left >= 0; {i}++ {{", "}"):
+        return g.p.print(call)
+    q, n, i = g.var("p"), g.var("n"), g.var("i")
+    with g.p.block(f"if {q}, {n}, ok := {call}; ok {{", "}"), \
+            g.p.block(f"for {i} := 0; {i} < {n} && r.OK(); {i}++ {{", "}"):
         at = f"{q}+{i}*{size}"
-        if w.key is None:
-            return vcheck(g, w.element, at, base)
-        vcheck(g, w.key, at, base)
-        if vneeds_check(w.element):
-            with p.block("if left >= 0 {", "}") if vneeds_check(w.key) else nullcontext():
-                vcheck(g, w.element, f"{at}+{w.key.slot}", base)
+        for e in parts(w):
+            if vneeds_check(e):
+                vcheck(g, e, at, base)
+            at += f"+{e.slot}"
 
 
 VCHECK = table(lambda g, w, slot, base: None,
-               decimal=lambda g, w, slot, base: sync(g, f"fw.VCheckDecimal(r, {slot})"),
-               string=_check_text, bytes=_check_text, struct=_check_struct, optional=_check_optional,
-               array=_check_array, sequence=_check_collection, map=_check_collection)
+               decimal=lambda g, w, slot, base: g.p.print(f"fw.VCheckDecimal(r, {slot})"),
+               string=lambda g, w, slot, base: g.p.print(f"r.Text({slot}, {base})"),
+               bytes=lambda g, w, slot, base: g.p.print(f"r.Text({slot}, {base})"),
+               struct=lambda g, w, slot, base: g.p.print(f"{g.qual(w.ref, 'FwVerifyV{name}')}(r, {slot}, {base})"),
+               optional=_check_optional, array=_check_array, sequence=_check_collection, map=_check_collection)
 
 
 # ---- the fast walk of verify ------------------------------------------------------------

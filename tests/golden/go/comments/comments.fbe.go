@@ -196,28 +196,21 @@ func (s *Closers) FwGetV(r *fw.VReader, slot, base int) {
 		r.String(pos+12, pos, &s.Y)
 		r.Bytes(pos+16, pos, &s.Z)
 	} else {
-		d := NewClosers()
+		*s = NewClosers()
 		if 12 <= stored {
 			s.X = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.X = d.X
 		}
 		if 16 <= stored {
 			r.String(pos+12, pos, &s.Y)
-		} else {
-			s.Y = d.Y
 		}
 		if 20 <= stored {
 			r.Bytes(pos+16, pos, &s.Z)
-		} else {
-			s.Z = d.Z
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVClosers verifies the Closers body the slot leads to (generated code): the
-// usual message by fwFastVClosers, anything else by fwVerifyVClosersFull.
+// FwVerifyVClosers verifies the Closers body the slot leads to (generated code).
 func FwVerifyVClosers(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVClosers(r.Data, slot, base, r.Left); ok {
@@ -228,10 +221,8 @@ func FwVerifyVClosers(r *fw.VReader, slot, base int) {
 	fwVerifyVClosersFull(r, slot, base)
 }
 
-// fwFastVClosers walks the Closers body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVClosers walks the usual Closers body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVClosersFull then says why).
 func fwFastVClosers(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -268,86 +259,16 @@ func fwFastVClosers(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVClosersFull is FwVerifyVClosers for every input: it records why a message fails.
 func fwVerifyVClosersFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 1) // records why
+	pos, stored, ok := r.Enter(slot, base, 1)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 20 {
-		blk7 := pos + int(fw.U32(d, pos+12))
-		if blk7 >= pos+12+4 && blk7 <= size-4 {
-			if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
-				left -= int64(4 + n8)
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+12, pos)
-			left = r.Left
-		}
-		blk9 := pos + int(fw.U32(d, pos+16))
-		if blk9 >= pos+16+4 && blk9 <= size-4 {
-			if n10 := int(fw.U32(d, blk9)); n10 <= size-blk9-4 {
-				left -= int64(4 + n10)
-			} else {
-				r.Left = left
-				r.Text(pos+16, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+16, pos)
-			left = r.Left
-		}
-	} else {
-		if 16 <= stored {
-			blk11 := pos + int(fw.U32(d, pos+12))
-			if blk11 >= pos+12+4 && blk11 <= size-4 {
-				if n12 := int(fw.U32(d, blk11)); n12 <= size-blk11-4 {
-					left -= int64(4 + n12)
-				} else {
-					r.Left = left
-					r.Text(pos+12, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		}
-		if 20 <= stored {
-			blk13 := pos + int(fw.U32(d, pos+16))
-			if blk13 >= pos+16+4 && blk13 <= size-4 {
-				if n14 := int(fw.U32(d, blk13)); n14 <= size-blk13-4 {
-					left -= int64(4 + n14)
-				} else {
-					r.Left = left
-					r.Text(pos+16, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+16, pos)
-				left = r.Left
-			}
-		}
+	if 16 <= stored {
+		r.Text(pos+12, pos)
 	}
-	r.Left = left
+	if 20 <= stored {
+		r.Text(pos+16, pos)
+	}
 	r.Leave()
 }
 
@@ -400,21 +321,20 @@ func VerifyClosersFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFClosers(&r, 8, full), full)
 }
 
-// fwFastFClosers is FwVerifyFClosers for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFClosers is FwVerifyFClosers for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFClosers(d []byte, p, end int) int {
 	p += 4
-	n15 := int(fw.U32(d, p))
-	if n15 > end-4-p-4 {
+	n7 := int(fw.U32(d, p))
+	if n7 > end-4-p-4 {
 		return -1
 	}
-	p += 4 + n15
-	n16 := int(fw.U32(d, p))
-	if n16 > end-p-4 {
+	p += 4 + n7
+	n8 := int(fw.U32(d, p))
+	if n8 > end-p-4 {
 		return -1
 	}
-	p += 4 + n16
+	p += 4 + n8
 	return p
 }
 
@@ -433,8 +353,8 @@ func (s *Closers) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q17 := d[p : p+4 : p+4]
-	s.X = int32(fw.U32(q17, 0))
+	q9 := d[p : p+4 : p+4]
+	s.X = int32(fw.U32(q9, 0))
 	p += 4
 	if p = r.String(p, end-4, &s.Y); p < 0 {
 		return -1
@@ -454,16 +374,16 @@ func FwVerifyFClosers(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n18 := int(fw.U32(d, p))
-	if n18 > end-4-p-4 {
+	n10 := int(fw.U32(d, p))
+	if n10 > end-4-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n18
-	n19 := int(fw.U32(d, p))
-	if n19 > end-p-4 {
+	p += 4 + n10
+	n11 := int(fw.U32(d, p))
+	if n11 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n19
+	p += 4 + n11
 	r.Leave()
 	return p
 }
@@ -667,28 +587,21 @@ func (s *Note) FwGetV(r *fw.VReader, slot, base int) {
 		s.Escapes = Escapes(fw.U32(body, 16))
 		s.Closers.FwGetV(r, pos+8, pos)
 	} else {
-		d := NewNote()
+		*s = NewNote()
 		if 12 <= stored {
 			s.Closers.FwGetV(r, pos+8, pos)
-		} else {
-			s.Closers = d.Closers
 		}
 		if 16 <= stored {
 			s.Splice = Splice(fw.U32(r.Data, pos+12))
-		} else {
-			s.Splice = d.Splice
 		}
 		if 20 <= stored {
 			s.Escapes = Escapes(fw.U32(r.Data, pos+16))
-		} else {
-			s.Escapes = d.Escapes
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVNote verifies the Note body the slot leads to (generated code): the
-// usual message by fwFastVNote, anything else by fwVerifyVNoteFull.
+// FwVerifyVNote verifies the Note body the slot leads to (generated code).
 func FwVerifyVNote(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVNote(r.Data, slot, base, r.Left); ok {
@@ -699,236 +612,61 @@ func FwVerifyVNote(r *fw.VReader, slot, base int) {
 	fwVerifyVNoteFull(r, slot, base)
 }
 
-// fwFastVNote walks the Note body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVNote walks the usual Note body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVNoteFull then says why).
 func fwFastVNote(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-20 {
 		return 0, false
 	}
-	b20 := d[pos : pos+20 : pos+20]
-	stored21 := int(fw.U32(b20, 0))
-	if stored21 < 20 || pos+stored21 > size || fw.U32(b20, 4) != 2 {
+	b12 := d[pos : pos+20 : pos+20]
+	stored13 := int(fw.U32(b12, 0))
+	if stored13 < 20 || pos+stored13 > size || fw.U32(b12, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored21)
-	p22 := pos + int(fw.U32(b20, 8))
-	if p22 < pos+12 || p22 > size-20 {
+	left -= int64(stored13)
+	p14 := pos + int(fw.U32(b12, 8))
+	if p14 < pos+12 || p14 > size-20 {
 		return 0, false
 	}
-	b23 := d[p22 : p22+20 : p22+20]
-	stored24 := int(fw.U32(b23, 0))
-	if stored24 < 20 || p22+stored24 > size || fw.U32(b23, 4) != 1 {
+	b15 := d[p14 : p14+20 : p14+20]
+	stored16 := int(fw.U32(b15, 0))
+	if stored16 < 20 || p14+stored16 > size || fw.U32(b15, 4) != 1 {
 		return 0, false
 	}
-	left -= int64(stored24)
-	q25 := p22 + int(fw.U32(b23, 12))
-	if q25 < p22+16 || q25 > size-4 {
+	left -= int64(stored16)
+	q17 := p14 + int(fw.U32(b15, 12))
+	if q17 < p14+16 || q17 > size-4 {
 		return 0, false
 	}
-	n26 := int(fw.U32(d, q25))
-	if q25+4+n26 > size {
+	n18 := int(fw.U32(d, q17))
+	if q17+4+n18 > size {
 		return 0, false
 	}
-	left -= int64(n26)
-	q27 := p22 + int(fw.U32(b23, 16))
-	if q27 < p22+20 || q27 > size-4 {
+	left -= int64(n18)
+	q19 := p14 + int(fw.U32(b15, 16))
+	if q19 < p14+20 || q19 > size-4 {
 		return 0, false
 	}
-	n28 := int(fw.U32(d, q27))
-	if q27+4+n28 > size {
+	n20 := int(fw.U32(d, q19))
+	if q19+4+n20 > size {
 		return 0, false
 	}
-	left -= int64(n28)
+	left -= int64(n20)
 	left -= 8
 	return left, true
 }
 
 // fwVerifyVNoteFull is FwVerifyVNote for every input: it records why a message fails.
 func fwVerifyVNoteFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 2) // records why
+	pos, stored, ok := r.Enter(slot, base, 2)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 20 {
-		{
-			slot, base := pos+8, pos
-			pos := base + int(fw.U32(d, slot))
-			stored, typ := 0, uint32(0)
-			if pos >= slot+4 && pos <= size-8 {
-				h := d[pos : pos+8 : pos+8]
-				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-			}
-			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-				left -= int64(stored)
-				if stored >= 20 {
-					blk29 := pos + int(fw.U32(d, pos+12))
-					if blk29 >= pos+12+4 && blk29 <= size-4 {
-						if n30 := int(fw.U32(d, blk29)); n30 <= size-blk29-4 {
-							left -= int64(4 + n30)
-						} else {
-							r.Left = left
-							r.Text(pos+12, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(pos+12, pos)
-						left = r.Left
-					}
-					blk31 := pos + int(fw.U32(d, pos+16))
-					if blk31 >= pos+16+4 && blk31 <= size-4 {
-						if n32 := int(fw.U32(d, blk31)); n32 <= size-blk31-4 {
-							left -= int64(4 + n32)
-						} else {
-							r.Left = left
-							r.Text(pos+16, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(pos+16, pos)
-						left = r.Left
-					}
-				} else {
-					if 16 <= stored {
-						blk33 := pos + int(fw.U32(d, pos+12))
-						if blk33 >= pos+12+4 && blk33 <= size-4 {
-							if n34 := int(fw.U32(d, blk33)); n34 <= size-blk33-4 {
-								left -= int64(4 + n34)
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+12, pos)
-							left = r.Left
-						}
-					}
-					if 20 <= stored {
-						blk35 := pos + int(fw.U32(d, pos+16))
-						if blk35 >= pos+16+4 && blk35 <= size-4 {
-							if n36 := int(fw.U32(d, blk35)); n36 <= size-blk35-4 {
-								left -= int64(4 + n36)
-							} else {
-								r.Left = left
-								r.Text(pos+16, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+16, pos)
-							left = r.Left
-						}
-					}
-				}
-			} else {
-				r.Left = left
-				r.Enter(slot, base, 1) // records why
-				left = r.Left
-			}
-		}
-	} else {
-		if 12 <= stored {
-			{
-				slot, base := pos+8, pos
-				pos := base + int(fw.U32(d, slot))
-				stored, typ := 0, uint32(0)
-				if pos >= slot+4 && pos <= size-8 {
-					h := d[pos : pos+8 : pos+8]
-					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-				}
-				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-					left -= int64(stored)
-					if stored >= 20 {
-						blk37 := pos + int(fw.U32(d, pos+12))
-						if blk37 >= pos+12+4 && blk37 <= size-4 {
-							if n38 := int(fw.U32(d, blk37)); n38 <= size-blk37-4 {
-								left -= int64(4 + n38)
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+12, pos)
-							left = r.Left
-						}
-						blk39 := pos + int(fw.U32(d, pos+16))
-						if blk39 >= pos+16+4 && blk39 <= size-4 {
-							if n40 := int(fw.U32(d, blk39)); n40 <= size-blk39-4 {
-								left -= int64(4 + n40)
-							} else {
-								r.Left = left
-								r.Text(pos+16, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+16, pos)
-							left = r.Left
-						}
-					} else {
-						if 16 <= stored {
-							blk41 := pos + int(fw.U32(d, pos+12))
-							if blk41 >= pos+12+4 && blk41 <= size-4 {
-								if n42 := int(fw.U32(d, blk41)); n42 <= size-blk41-4 {
-									left -= int64(4 + n42)
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						}
-						if 20 <= stored {
-							blk43 := pos + int(fw.U32(d, pos+16))
-							if blk43 >= pos+16+4 && blk43 <= size-4 {
-								if n44 := int(fw.U32(d, blk43)); n44 <= size-blk43-4 {
-									left -= int64(4 + n44)
-								} else {
-									r.Left = left
-									r.Text(pos+16, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+16, pos)
-								left = r.Left
-							}
-						}
-					}
-				} else {
-					r.Left = left
-					r.Enter(slot, base, 1) // records why
-					left = r.Left
-				}
-			}
-		}
+	if 12 <= stored {
+		FwVerifyVClosers(r, pos+8, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -981,23 +719,22 @@ func VerifyNoteFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFNote(&r, 8, full), full)
 }
 
-// fwFastFNote is FwVerifyFNote for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFNote is FwVerifyFNote for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFNote(d []byte, p, end int) int {
 	{
 		end := end - 8
 		p += 4
-		n45 := int(fw.U32(d, p))
-		if n45 > end-4-p-4 {
+		n21 := int(fw.U32(d, p))
+		if n21 > end-4-p-4 {
 			return -1
 		}
-		p += 4 + n45
-		n46 := int(fw.U32(d, p))
-		if n46 > end-p-4 {
+		p += 4 + n21
+		n22 := int(fw.U32(d, p))
+		if n22 > end-p-4 {
 			return -1
 		}
-		p += 4 + n46
+		p += 4 + n22
 	}
 	p += 4
 	p += 4
@@ -1022,9 +759,9 @@ func (s *Note) FwGetF(r *fw.FReader, p, end int) int {
 	if p = s.Closers.FwGetF(r, p, end-8); p < 0 {
 		return -1
 	}
-	q47 := d[p : p+8 : p+8]
-	s.Splice = Splice(fw.U32(q47, 0))
-	s.Escapes = Escapes(fw.U32(q47, 4))
+	q23 := d[p : p+8 : p+8]
+	s.Splice = Splice(fw.U32(q23, 0))
+	s.Escapes = Escapes(fw.U32(q23, 4))
 	p += 8
 	r.Leave()
 	return p
@@ -1043,16 +780,16 @@ func FwVerifyFNote(r *fw.FReader, p, end int) int {
 			return r.Fail(fw.ErrTooDeep)
 		}
 		p += 4
-		n48 := int(fw.U32(d, p))
-		if n48 > end-4-p-4 {
+		n24 := int(fw.U32(d, p))
+		if n24 > end-4-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n48
-		n49 := int(fw.U32(d, p))
-		if n49 > end-p-4 {
+		p += 4 + n24
+		n25 := int(fw.U32(d, p))
+		if n25 > end-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n49
+		p += 4 + n25
 	}
 	p += 4
 	p += 4
@@ -1112,30 +849,22 @@ func (s *Note) FwGetJSON(p *fw.JSONParser) {
 // Receiver decodes the messages of this package's protocol and calls the hook of
 // each (a nil hook skips it): Note.
 // The value passed to a hook is reused for the next message of its type (answers
-// excepted): copy what is kept. OnResponse, when set, is offered every response
-// and reject first (fw.Client sets it); true means it took the message.
+// excepted): copy what is kept. Answers are offered to OnResponse first.
 type Receiver struct {
-	Final      bool
-	Limits     fw.Limits
-	OnResponse func(id any, m fw.Message, reject bool) bool
-	OnNote     func(*Note)
-	m0         Note
+	fw.ReceiverBase
+	OnNote func(*Note)
+	m0     Note
 }
 
 // NewReceiver is a Receiver of the versioned format.
-func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+func NewReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Limits: fw.DefaultLimits}}
+}
 
 // NewFinalReceiver is a Receiver of the final format.
-func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
-
-// IsFinal tells the format the Receiver reads.
-func (r *Receiver) IsFinal() bool { return r.Final }
-
-// ReceiveLimits are the limits messages are read under.
-func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
-
-// SetOnResponse sets OnResponse (fw.Client).
-func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+func NewFinalReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Final: true, Limits: fw.DefaultLimits}}
+}
 
 // Dispatch decodes one message of type typ and calls its hook; known is false for a type
 // this protocol does not know.
@@ -1143,13 +872,7 @@ func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
 	switch typ {
 	case 2:
 		v := &r.m0
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnNote != nil {
-			r.OnNote(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnNote)
 	}
 	return false, nil
 }

@@ -838,143 +838,90 @@ func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 		r.Bytes(pos+77, pos, &s.FBytes)
 		r.String(pos+169, pos, &s.Password)
 	} else {
-		d := NewPrimitives()
+		*s = NewPrimitives()
 		if 9 <= stored {
 			s.FBool = r.Data[pos+8] != 0
-		} else {
-			s.FBool = d.FBool
 		}
 		if 10 <= stored {
 			s.FByte = byte(r.Data[pos+9])
-		} else {
-			s.FByte = d.FByte
 		}
 		if 11 <= stored {
 			s.FChar = byte(r.Data[pos+10])
-		} else {
-			s.FChar = d.FChar
 		}
 		if 15 <= stored {
 			s.FWchar = rune(fw.U32(r.Data, pos+11))
-		} else {
-			s.FWchar = d.FWchar
 		}
 		if 16 <= stored {
 			s.FInt8 = int8(r.Data[pos+15])
-		} else {
-			s.FInt8 = d.FInt8
 		}
 		if 17 <= stored {
 			s.FUint8 = uint8(r.Data[pos+16])
-		} else {
-			s.FUint8 = d.FUint8
 		}
 		if 19 <= stored {
 			s.FInt16 = int16(fw.U16(r.Data, pos+17))
-		} else {
-			s.FInt16 = d.FInt16
 		}
 		if 21 <= stored {
 			s.FUint16 = uint16(fw.U16(r.Data, pos+19))
-		} else {
-			s.FUint16 = d.FUint16
 		}
 		if 25 <= stored {
 			s.FInt32 = int32(fw.U32(r.Data, pos+21))
-		} else {
-			s.FInt32 = d.FInt32
 		}
 		if 29 <= stored {
 			s.FUint32 = uint32(fw.U32(r.Data, pos+25))
-		} else {
-			s.FUint32 = d.FUint32
 		}
 		if 37 <= stored {
 			s.FInt64 = int64(fw.U64(r.Data, pos+29))
-		} else {
-			s.FInt64 = d.FInt64
 		}
 		if 45 <= stored {
 			s.FUint64 = uint64(fw.U64(r.Data, pos+37))
-		} else {
-			s.FUint64 = d.FUint64
 		}
 		if 49 <= stored {
 			s.FFloat = fw.F32(r.Data, pos+45)
-		} else {
-			s.FFloat = d.FFloat
 		}
 		if 57 <= stored {
 			s.FDouble = fw.F64(r.Data, pos+49)
-		} else {
-			s.FDouble = d.FDouble
 		}
 		if 73 <= stored {
 			s.FDecimal = fw.VDecimal(r, pos+57)
-		} else {
-			s.FDecimal = d.FDecimal
 		}
 		if 77 <= stored {
 			r.String(pos+73, pos, &s.FString)
-		} else {
-			s.FString = d.FString
 		}
 		if 81 <= stored {
 			r.Bytes(pos+77, pos, &s.FBytes)
-		} else {
-			s.FBytes = d.FBytes
 		}
 		if 89 <= stored {
 			s.FEpoch = fw.Timestamp(fw.U64(r.Data, pos+81))
-		} else {
-			s.FEpoch = d.FEpoch
 		}
 		if 97 <= stored {
 			s.FUtc = fw.Timestamp(fw.U64(r.Data, pos+89))
-		} else {
-			s.FUtc = d.FUtc
 		}
 		if 105 <= stored {
 			s.FNs = fw.Timestamp(fw.U64(r.Data, pos+97))
-		} else {
-			s.FNs = d.FNs
 		}
 		if 121 <= stored {
 			s.FUuid0 = fw.UUIDAt(r.Data, pos+105)
-		} else {
-			s.FUuid0 = d.FUuid0
 		}
 		if 137 <= stored {
 			s.FUuid1 = fw.UUIDAt(r.Data, pos+121)
-		} else {
-			s.FUuid1 = d.FUuid1
 		}
 		if 153 <= stored {
 			s.FUuid4 = fw.UUIDAt(r.Data, pos+137)
-		} else {
-			s.FUuid4 = d.FUuid4
 		}
 		if 169 <= stored {
 			s.FUuid = fw.UUIDAt(r.Data, pos+153)
-		} else {
-			s.FUuid = d.FUuid
 		}
 		if 173 <= stored {
 			r.String(pos+169, pos, &s.Password)
-		} else {
-			s.Password = d.Password
 		}
 		if 177 <= stored {
 			s.Legacy = int32(fw.U32(r.Data, pos+173))
-		} else {
-			s.Legacy = d.Legacy
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code): the
-// usual message by fwFastVPrimitives, anything else by fwVerifyVPrimitivesFull.
+// FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code).
 func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVPrimitives(r.Data, slot, base, r.Left); ok {
@@ -985,10 +932,8 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 	fwVerifyVPrimitivesFull(r, slot, base)
 }
 
-// fwFastVPrimitives walks the Primitives body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVPrimitives walks the usual Primitives body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVPrimitivesFull then says why).
 func fwFastVPrimitives(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -1037,124 +982,22 @@ func fwFastVPrimitives(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVPrimitivesFull is FwVerifyVPrimitives for every input: it records why a message fails.
 func fwVerifyVPrimitivesFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 110) // records why
+	pos, stored, ok := r.Enter(slot, base, 110)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 177 {
-		r.Left = left
+	if 73 <= stored {
 		fw.VCheckDecimal(r, pos+57)
-		left = r.Left
-		blk9 := pos + int(fw.U32(d, pos+73))
-		if blk9 >= pos+73+4 && blk9 <= size-4 {
-			if n10 := int(fw.U32(d, blk9)); n10 <= size-blk9-4 {
-				left -= int64(4 + n10)
-			} else {
-				r.Left = left
-				r.Text(pos+73, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+73, pos)
-			left = r.Left
-		}
-		blk11 := pos + int(fw.U32(d, pos+77))
-		if blk11 >= pos+77+4 && blk11 <= size-4 {
-			if n12 := int(fw.U32(d, blk11)); n12 <= size-blk11-4 {
-				left -= int64(4 + n12)
-			} else {
-				r.Left = left
-				r.Text(pos+77, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+77, pos)
-			left = r.Left
-		}
-		blk13 := pos + int(fw.U32(d, pos+169))
-		if blk13 >= pos+169+4 && blk13 <= size-4 {
-			if n14 := int(fw.U32(d, blk13)); n14 <= size-blk13-4 {
-				left -= int64(4 + n14)
-			} else {
-				r.Left = left
-				r.Text(pos+169, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+169, pos)
-			left = r.Left
-		}
-	} else {
-		if 73 <= stored {
-			r.Left = left
-			fw.VCheckDecimal(r, pos+57)
-			left = r.Left
-		}
-		if 77 <= stored {
-			blk15 := pos + int(fw.U32(d, pos+73))
-			if blk15 >= pos+73+4 && blk15 <= size-4 {
-				if n16 := int(fw.U32(d, blk15)); n16 <= size-blk15-4 {
-					left -= int64(4 + n16)
-				} else {
-					r.Left = left
-					r.Text(pos+73, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+73, pos)
-				left = r.Left
-			}
-		}
-		if 81 <= stored {
-			blk17 := pos + int(fw.U32(d, pos+77))
-			if blk17 >= pos+77+4 && blk17 <= size-4 {
-				if n18 := int(fw.U32(d, blk17)); n18 <= size-blk17-4 {
-					left -= int64(4 + n18)
-				} else {
-					r.Left = left
-					r.Text(pos+77, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+77, pos)
-				left = r.Left
-			}
-		}
-		if 173 <= stored {
-			blk19 := pos + int(fw.U32(d, pos+169))
-			if blk19 >= pos+169+4 && blk19 <= size-4 {
-				if n20 := int(fw.U32(d, blk19)); n20 <= size-blk19-4 {
-					left -= int64(4 + n20)
-				} else {
-					r.Left = left
-					r.Text(pos+169, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+169, pos)
-				left = r.Left
-			}
-		}
 	}
-	r.Left = left
+	if 77 <= stored {
+		r.Text(pos+73, pos)
+	}
+	if 81 <= stored {
+		r.Text(pos+77, pos)
+	}
+	if 173 <= stored {
+		r.Text(pos+169, pos)
+	}
 	r.Leave()
 }
 
@@ -1207,9 +1050,8 @@ func VerifyPrimitivesFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFPrimitives(&r, 8, full), full)
 }
 
-// fwFastFPrimitives is FwVerifyFPrimitives for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFPrimitives is FwVerifyFPrimitives for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFPrimitives(d []byte, p, end int) int {
 	p += 1
 	p += 1
@@ -1229,16 +1071,16 @@ func fwFastFPrimitives(d []byte, p, end int) int {
 		return -1
 	}
 	p += 16
-	n21 := int(fw.U32(d, p))
-	if n21 > end-100-p-4 {
+	n9 := int(fw.U32(d, p))
+	if n9 > end-100-p-4 {
 		return -1
 	}
-	p += 4 + n21
-	n22 := int(fw.U32(d, p))
-	if n22 > end-96-p-4 {
+	p += 4 + n9
+	n10 := int(fw.U32(d, p))
+	if n10 > end-96-p-4 {
 		return -1
 	}
-	p += 4 + n22
+	p += 4 + n10
 	p += 8
 	p += 8
 	p += 8
@@ -1246,11 +1088,11 @@ func fwFastFPrimitives(d []byte, p, end int) int {
 	p += 16
 	p += 16
 	p += 16
-	n23 := int(fw.U32(d, p))
-	if n23 > end-4-p-4 {
+	n11 := int(fw.U32(d, p))
+	if n11 > end-4-p-4 {
 		return -1
 	}
-	p += 4 + n23
+	p += 4 + n11
 	p += 4
 	return p
 }
@@ -1293,21 +1135,21 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q24 := d[p : p+49 : p+49]
-	s.FBool = q24[0] != 0
-	s.FByte = byte(q24[1])
-	s.FChar = byte(q24[2])
-	s.FWchar = rune(fw.U32(q24, 3))
-	s.FInt8 = int8(q24[7])
-	s.FUint8 = uint8(q24[8])
-	s.FInt16 = int16(fw.U16(q24, 9))
-	s.FUint16 = uint16(fw.U16(q24, 11))
-	s.FInt32 = int32(fw.U32(q24, 13))
-	s.FUint32 = uint32(fw.U32(q24, 17))
-	s.FInt64 = int64(fw.U64(q24, 21))
-	s.FUint64 = uint64(fw.U64(q24, 29))
-	s.FFloat = fw.F32(q24, 37)
-	s.FDouble = fw.F64(q24, 41)
+	q12 := d[p : p+49 : p+49]
+	s.FBool = q12[0] != 0
+	s.FByte = byte(q12[1])
+	s.FChar = byte(q12[2])
+	s.FWchar = rune(fw.U32(q12, 3))
+	s.FInt8 = int8(q12[7])
+	s.FUint8 = uint8(q12[8])
+	s.FInt16 = int16(fw.U16(q12, 9))
+	s.FUint16 = uint16(fw.U16(q12, 11))
+	s.FInt32 = int32(fw.U32(q12, 13))
+	s.FUint32 = uint32(fw.U32(q12, 17))
+	s.FInt64 = int64(fw.U64(q12, 21))
+	s.FUint64 = uint64(fw.U64(q12, 29))
+	s.FFloat = fw.F32(q12, 37)
+	s.FDouble = fw.F64(q12, 41)
 	p += 49
 	if !r.Decimal(p, &s.FDecimal) {
 		return -1
@@ -1319,10 +1161,10 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.Bytes(p, end-96, &s.FBytes); p < 0 {
 		return -1
 	}
-	q25 := d[p : p+24 : p+24]
-	s.FEpoch = fw.Timestamp(fw.U64(q25, 0))
-	s.FUtc = fw.Timestamp(fw.U64(q25, 8))
-	s.FNs = fw.Timestamp(fw.U64(q25, 16))
+	q13 := d[p : p+24 : p+24]
+	s.FEpoch = fw.Timestamp(fw.U64(q13, 0))
+	s.FUtc = fw.Timestamp(fw.U64(q13, 8))
+	s.FNs = fw.Timestamp(fw.U64(q13, 16))
 	p += 24
 	copy(s.FUuid0[:], d[p:p+16])
 	p += 16
@@ -1335,8 +1177,8 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-4, &s.Password); p < 0 {
 		return -1
 	}
-	q26 := d[p : p+4 : p+4]
-	s.Legacy = int32(fw.U32(q26, 0))
+	q14 := d[p : p+4 : p+4]
+	s.Legacy = int32(fw.U32(q14, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -1367,16 +1209,16 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 		return -1
 	}
 	p += 16
-	n27 := int(fw.U32(d, p))
-	if n27 > end-100-p-4 {
+	n15 := int(fw.U32(d, p))
+	if n15 > end-100-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n27
-	n28 := int(fw.U32(d, p))
-	if n28 > end-96-p-4 {
+	p += 4 + n15
+	n16 := int(fw.U32(d, p))
+	if n16 > end-96-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n28
+	p += 4 + n16
 	p += 8
 	p += 8
 	p += 8
@@ -1384,11 +1226,11 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 	p += 16
 	p += 16
 	p += 16
-	n29 := int(fw.U32(d, p))
-	if n29 > end-4-p-4 {
+	n17 := int(fw.U32(d, p))
+	if n17 > end-4-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n29
+	p += 4 + n17
 	p += 4
 	r.Leave()
 	return p
@@ -1718,118 +1560,118 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk30 := len(w.Buf)
-		if blk30+1 > cap(w.Buf) {
+		blk18 := len(w.Buf)
+		if blk18+1 > cap(w.Buf) {
 			w.Grow(1)
 		}
-		w.Buf = w.Buf[:blk30+1]
+		w.Buf = w.Buf[:blk18+1]
 		w.Buf[pos+8] = 1
-		fw.PutU32(w.Buf, pos+8+1, uint32(blk30-pos))
-		w.Buf[blk30] = fw.B2U((*s.FBool))
+		fw.PutU32(w.Buf, pos+8+1, uint32(blk18-pos))
+		w.Buf[blk18] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
 	} else {
-		blk31 := len(w.Buf)
-		if blk31+4 > cap(w.Buf) {
+		blk19 := len(w.Buf)
+		if blk19+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk31+4]
+		w.Buf = w.Buf[:blk19+4]
 		w.Buf[pos+13] = 1
-		fw.PutU32(w.Buf, pos+13+1, uint32(blk31-pos))
-		fw.PutU32(w.Buf, blk31, uint32((*s.FInt32)))
+		fw.PutU32(w.Buf, pos+13+1, uint32(blk19-pos))
+		fw.PutU32(w.Buf, blk19, uint32((*s.FInt32)))
 	}
 	if s.FString == nil {
 		fw.VNull(w, pos+18)
 	} else {
-		blk32 := len(w.Buf)
-		if blk32+4 > cap(w.Buf) {
+		blk20 := len(w.Buf)
+		if blk20+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk32+4]
+		w.Buf = w.Buf[:blk20+4]
 		w.Buf[pos+18] = 1
-		fw.PutU32(w.Buf, pos+18+1, uint32(blk32-pos))
-		blk33 := len(w.Buf)
-		if blk33+4+len((*s.FString)) > cap(w.Buf) {
+		fw.PutU32(w.Buf, pos+18+1, uint32(blk20-pos))
+		blk21 := len(w.Buf)
+		if blk21+4+len((*s.FString)) > cap(w.Buf) {
 			w.Grow(4 + len((*s.FString)))
 		}
-		w.Buf = w.Buf[:blk33+4+len((*s.FString))]
-		fw.PutU32(w.Buf, blk32, uint32(blk33-blk32))
-		fw.PutU32(w.Buf, blk33, uint32(len((*s.FString))))
-		copy(w.Buf[blk33+4:], (*s.FString))
+		w.Buf = w.Buf[:blk21+4+len((*s.FString))]
+		fw.PutU32(w.Buf, blk20, uint32(blk21-blk20))
+		fw.PutU32(w.Buf, blk21, uint32(len((*s.FString))))
+		copy(w.Buf[blk21+4:], (*s.FString))
 	}
 	if s.FDecimal == nil {
 		fw.VNull(w, pos+23)
 	} else {
-		blk34 := len(w.Buf)
-		if blk34+16 > cap(w.Buf) {
+		blk22 := len(w.Buf)
+		if blk22+16 > cap(w.Buf) {
 			w.Grow(16)
 		}
-		w.Buf = w.Buf[:blk34+16]
+		w.Buf = w.Buf[:blk22+16]
 		w.Buf[pos+23] = 1
-		fw.PutU32(w.Buf, pos+23+1, uint32(blk34-pos))
-		fw.PutDecimal(w.Buf[blk34:], (*s.FDecimal))
+		fw.PutU32(w.Buf, pos+23+1, uint32(blk22-pos))
+		fw.PutDecimal(w.Buf[blk22:], (*s.FDecimal))
 	}
 	if s.FUuid == nil {
 		fw.VNull(w, pos+28)
 	} else {
-		blk35 := len(w.Buf)
-		if blk35+16 > cap(w.Buf) {
+		blk23 := len(w.Buf)
+		if blk23+16 > cap(w.Buf) {
 			w.Grow(16)
 		}
-		w.Buf = w.Buf[:blk35+16]
+		w.Buf = w.Buf[:blk23+16]
 		w.Buf[pos+28] = 1
-		fw.PutU32(w.Buf, pos+28+1, uint32(blk35-pos))
-		copy(w.Buf[blk35:], (*s.FUuid)[:])
+		fw.PutU32(w.Buf, pos+28+1, uint32(blk23-pos))
+		copy(w.Buf[blk23:], (*s.FUuid)[:])
 	}
 	if s.FTime == nil {
 		fw.VNull(w, pos+33)
 	} else {
-		blk36 := len(w.Buf)
-		if blk36+8 > cap(w.Buf) {
+		blk24 := len(w.Buf)
+		if blk24+8 > cap(w.Buf) {
 			w.Grow(8)
 		}
-		w.Buf = w.Buf[:blk36+8]
+		w.Buf = w.Buf[:blk24+8]
 		w.Buf[pos+33] = 1
-		fw.PutU32(w.Buf, pos+33+1, uint32(blk36-pos))
-		fw.PutU64(w.Buf, blk36, uint64((*s.FTime)))
+		fw.PutU32(w.Buf, pos+33+1, uint32(blk24-pos))
+		fw.PutU64(w.Buf, blk24, uint64((*s.FTime)))
 	}
 	if s.FEnum == nil {
 		fw.VNull(w, pos+38)
 	} else {
-		blk37 := len(w.Buf)
-		if blk37+1 > cap(w.Buf) {
+		blk25 := len(w.Buf)
+		if blk25+1 > cap(w.Buf) {
 			w.Grow(1)
 		}
-		w.Buf = w.Buf[:blk37+1]
+		w.Buf = w.Buf[:blk25+1]
 		w.Buf[pos+38] = 1
-		fw.PutU32(w.Buf, pos+38+1, uint32(blk37-pos))
-		w.Buf[blk37] = byte((*s.FEnum))
+		fw.PutU32(w.Buf, pos+38+1, uint32(blk25-pos))
+		w.Buf[blk25] = byte((*s.FEnum))
 	}
 	if s.FFlags == nil {
 		fw.VNull(w, pos+43)
 	} else {
-		blk38 := len(w.Buf)
-		if blk38+4 > cap(w.Buf) {
+		blk26 := len(w.Buf)
+		if blk26+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk38+4]
+		w.Buf = w.Buf[:blk26+4]
 		w.Buf[pos+43] = 1
-		fw.PutU32(w.Buf, pos+43+1, uint32(blk38-pos))
-		fw.PutU32(w.Buf, blk38, uint32((*s.FFlags)))
+		fw.PutU32(w.Buf, pos+43+1, uint32(blk26-pos))
+		fw.PutU32(w.Buf, blk26, uint32((*s.FFlags)))
 	}
 	if s.FStruct == nil {
 		fw.VNull(w, pos+48)
 	} else {
-		blk39 := len(w.Buf)
-		if blk39+4 > cap(w.Buf) {
+		blk27 := len(w.Buf)
+		if blk27+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk39+4]
+		w.Buf = w.Buf[:blk27+4]
 		w.Buf[pos+48] = 1
-		fw.PutU32(w.Buf, pos+48+1, uint32(blk39-pos))
+		fw.PutU32(w.Buf, pos+48+1, uint32(blk27-pos))
 		{
-			s, slot, base := &(*s.FStruct), blk39, blk39
+			s, slot, base := &(*s.FStruct), blk27, blk27
 			n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
 			pos := len(w.Buf)
 			if pos+n > cap(w.Buf) {
@@ -1881,26 +1723,26 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
 	} else {
-		blk40 := len(w.Buf)
-		if blk40+4 > cap(w.Buf) {
+		blk28 := len(w.Buf)
+		if blk28+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk40+4]
+		w.Buf = w.Buf[:blk28+4]
 		w.Buf[pos+53] = 1
-		fw.PutU32(w.Buf, pos+53+1, uint32(blk40-pos))
-		(*s.FOrder).FwPutV(w, blk40, blk40)
+		fw.PutU32(w.Buf, pos+53+1, uint32(blk28-pos))
+		(*s.FOrder).FwPutV(w, blk28, blk28)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk41 := len(w.Buf)
-		if blk41+8 > cap(w.Buf) {
+		blk29 := len(w.Buf)
+		if blk29+8 > cap(w.Buf) {
 			w.Grow(8)
 		}
-		w.Buf = w.Buf[:blk41+8]
+		w.Buf = w.Buf[:blk29+8]
 		w.Buf[pos+58] = 1
-		fw.PutU32(w.Buf, pos+58+1, uint32(blk41-pos))
-		fw.PutU64(w.Buf, blk41, uint64((*s.FReset)))
+		fw.PutU32(w.Buf, pos+58+1, uint32(blk29-pos))
+		fw.PutU64(w.Buf, blk29, uint64((*s.FReset)))
 	}
 }
 
@@ -1924,261 +1766,236 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 64 {
 		body := d[pos : pos+64 : pos+64]
 		s.FResetReset = body[63] != 0
-		p42, set43, ok44 := r.Optional(pos+8, pos, 1)
-		if !set43 {
+		p30, set31, ok32 := r.Optional(pos+8, pos, 1)
+		if !set31 {
 			s.FBool = nil
-		} else if ok44 {
+		} else if ok32 {
 			if s.FBool == nil {
 				s.FBool = new(bool)
 			}
-			(*s.FBool) = r.Data[p42] != 0
+			(*s.FBool) = r.Data[p30] != 0
 		}
-		p45, set46, ok47 := r.Optional(pos+13, pos, 4)
-		if !set46 {
+		p33, set34, ok35 := r.Optional(pos+13, pos, 4)
+		if !set34 {
 			s.FInt32 = nil
-		} else if ok47 {
+		} else if ok35 {
 			if s.FInt32 == nil {
 				s.FInt32 = new(int32)
 			}
-			(*s.FInt32) = int32(fw.U32(r.Data, p45))
+			(*s.FInt32) = int32(fw.U32(r.Data, p33))
 		}
-		p48, set49, ok50 := r.Optional(pos+18, pos, 4)
-		if !set49 {
+		p36, set37, ok38 := r.Optional(pos+18, pos, 4)
+		if !set37 {
 			s.FString = nil
-		} else if ok50 {
+		} else if ok38 {
 			if s.FString == nil {
 				s.FString = new(string)
 			}
-			r.String(p48, p48, &(*s.FString))
+			r.String(p36, p36, &(*s.FString))
 		}
-		p51, set52, ok53 := r.Optional(pos+23, pos, 16)
-		if !set52 {
+		p39, set40, ok41 := r.Optional(pos+23, pos, 16)
+		if !set40 {
 			s.FDecimal = nil
-		} else if ok53 {
+		} else if ok41 {
 			if s.FDecimal == nil {
 				s.FDecimal = new(fw.Decimal)
 			}
-			(*s.FDecimal) = fw.VDecimal(r, p51)
+			(*s.FDecimal) = fw.VDecimal(r, p39)
 		}
-		p54, set55, ok56 := r.Optional(pos+28, pos, 16)
-		if !set55 {
+		p42, set43, ok44 := r.Optional(pos+28, pos, 16)
+		if !set43 {
 			s.FUuid = nil
-		} else if ok56 {
+		} else if ok44 {
 			if s.FUuid == nil {
 				s.FUuid = new(fw.UUID)
 			}
-			(*s.FUuid) = fw.UUIDAt(r.Data, p54)
+			(*s.FUuid) = fw.UUIDAt(r.Data, p42)
 		}
-		p57, set58, ok59 := r.Optional(pos+33, pos, 8)
-		if !set58 {
+		p45, set46, ok47 := r.Optional(pos+33, pos, 8)
+		if !set46 {
 			s.FTime = nil
-		} else if ok59 {
+		} else if ok47 {
 			if s.FTime == nil {
 				s.FTime = new(fw.Timestamp)
 			}
-			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p57))
+			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p45))
 		}
-		p60, set61, ok62 := r.Optional(pos+38, pos, 1)
-		if !set61 {
+		p48, set49, ok50 := r.Optional(pos+38, pos, 1)
+		if !set49 {
 			s.FEnum = nil
-		} else if ok62 {
+		} else if ok50 {
 			if s.FEnum == nil {
 				s.FEnum = new(EnumByte)
 			}
-			(*s.FEnum) = EnumByte(r.Data[p60])
+			(*s.FEnum) = EnumByte(r.Data[p48])
 		}
-		p63, set64, ok65 := r.Optional(pos+43, pos, 4)
-		if !set64 {
+		p51, set52, ok53 := r.Optional(pos+43, pos, 4)
+		if !set52 {
 			s.FFlags = nil
-		} else if ok65 {
+		} else if ok53 {
 			if s.FFlags == nil {
 				s.FFlags = new(Flags)
 			}
-			(*s.FFlags) = Flags(fw.U32(r.Data, p63))
+			(*s.FFlags) = Flags(fw.U32(r.Data, p51))
 		}
-		p66, set67, ok68 := r.Optional(pos+48, pos, 4)
-		if !set67 {
+		p54, set55, ok56 := r.Optional(pos+48, pos, 4)
+		if !set55 {
 			s.FStruct = nil
-		} else if ok68 {
+		} else if ok56 {
 			if s.FStruct == nil {
 				s.FStruct = new(Primitives)
 			}
-			s.FStruct.FwGetV(r, p66, p66)
+			s.FStruct.FwGetV(r, p54, p54)
 		}
-		p69, set70, ok71 := r.Optional(pos+53, pos, 4)
-		if !set70 {
+		p57, set58, ok59 := r.Optional(pos+53, pos, 4)
+		if !set58 {
 			s.FOrder = nil
-		} else if ok71 {
+		} else if ok59 {
 			if s.FOrder == nil {
 				s.FOrder = new(proto.Order)
 			}
-			s.FOrder.FwGetV(r, p69, p69)
+			s.FOrder.FwGetV(r, p57, p57)
 		}
-		p72, set73, ok74 := r.Optional(pos+58, pos, 8)
-		if !set73 {
+		p60, set61, ok62 := r.Optional(pos+58, pos, 8)
+		if !set61 {
 			s.FReset = nil
-		} else if ok74 {
+		} else if ok62 {
 			if s.FReset == nil {
 				s.FReset = new(int64)
 			}
-			(*s.FReset) = int64(fw.U64(r.Data, p72))
+			(*s.FReset) = int64(fw.U64(r.Data, p60))
 		}
 	} else {
-		d := NewOptionals()
+		*s = NewOptionals()
 		if 13 <= stored {
-			p75, set76, ok77 := r.Optional(pos+8, pos, 1)
-			if !set76 {
+			p63, set64, ok65 := r.Optional(pos+8, pos, 1)
+			if !set64 {
 				s.FBool = nil
-			} else if ok77 {
+			} else if ok65 {
 				if s.FBool == nil {
 					s.FBool = new(bool)
 				}
-				(*s.FBool) = r.Data[p75] != 0
+				(*s.FBool) = r.Data[p63] != 0
 			}
-		} else {
-			s.FBool = d.FBool
 		}
 		if 18 <= stored {
-			p78, set79, ok80 := r.Optional(pos+13, pos, 4)
-			if !set79 {
+			p66, set67, ok68 := r.Optional(pos+13, pos, 4)
+			if !set67 {
 				s.FInt32 = nil
-			} else if ok80 {
+			} else if ok68 {
 				if s.FInt32 == nil {
 					s.FInt32 = new(int32)
 				}
-				(*s.FInt32) = int32(fw.U32(r.Data, p78))
+				(*s.FInt32) = int32(fw.U32(r.Data, p66))
 			}
-		} else {
-			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
-			p81, set82, ok83 := r.Optional(pos+18, pos, 4)
-			if !set82 {
+			p69, set70, ok71 := r.Optional(pos+18, pos, 4)
+			if !set70 {
 				s.FString = nil
-			} else if ok83 {
+			} else if ok71 {
 				if s.FString == nil {
 					s.FString = new(string)
 				}
-				r.String(p81, p81, &(*s.FString))
+				r.String(p69, p69, &(*s.FString))
 			}
-		} else {
-			s.FString = d.FString
 		}
 		if 28 <= stored {
-			p84, set85, ok86 := r.Optional(pos+23, pos, 16)
-			if !set85 {
+			p72, set73, ok74 := r.Optional(pos+23, pos, 16)
+			if !set73 {
 				s.FDecimal = nil
-			} else if ok86 {
+			} else if ok74 {
 				if s.FDecimal == nil {
 					s.FDecimal = new(fw.Decimal)
 				}
-				(*s.FDecimal) = fw.VDecimal(r, p84)
+				(*s.FDecimal) = fw.VDecimal(r, p72)
 			}
-		} else {
-			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
-			p87, set88, ok89 := r.Optional(pos+28, pos, 16)
-			if !set88 {
+			p75, set76, ok77 := r.Optional(pos+28, pos, 16)
+			if !set76 {
 				s.FUuid = nil
-			} else if ok89 {
+			} else if ok77 {
 				if s.FUuid == nil {
 					s.FUuid = new(fw.UUID)
 				}
-				(*s.FUuid) = fw.UUIDAt(r.Data, p87)
+				(*s.FUuid) = fw.UUIDAt(r.Data, p75)
 			}
-		} else {
-			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
-			p90, set91, ok92 := r.Optional(pos+33, pos, 8)
-			if !set91 {
+			p78, set79, ok80 := r.Optional(pos+33, pos, 8)
+			if !set79 {
 				s.FTime = nil
-			} else if ok92 {
+			} else if ok80 {
 				if s.FTime == nil {
 					s.FTime = new(fw.Timestamp)
 				}
-				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p90))
+				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p78))
 			}
-		} else {
-			s.FTime = d.FTime
 		}
 		if 43 <= stored {
-			p93, set94, ok95 := r.Optional(pos+38, pos, 1)
-			if !set94 {
+			p81, set82, ok83 := r.Optional(pos+38, pos, 1)
+			if !set82 {
 				s.FEnum = nil
-			} else if ok95 {
+			} else if ok83 {
 				if s.FEnum == nil {
 					s.FEnum = new(EnumByte)
 				}
-				(*s.FEnum) = EnumByte(r.Data[p93])
+				(*s.FEnum) = EnumByte(r.Data[p81])
 			}
-		} else {
-			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
-			p96, set97, ok98 := r.Optional(pos+43, pos, 4)
-			if !set97 {
+			p84, set85, ok86 := r.Optional(pos+43, pos, 4)
+			if !set85 {
 				s.FFlags = nil
-			} else if ok98 {
+			} else if ok86 {
 				if s.FFlags == nil {
 					s.FFlags = new(Flags)
 				}
-				(*s.FFlags) = Flags(fw.U32(r.Data, p96))
+				(*s.FFlags) = Flags(fw.U32(r.Data, p84))
 			}
-		} else {
-			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
-			p99, set100, ok101 := r.Optional(pos+48, pos, 4)
-			if !set100 {
+			p87, set88, ok89 := r.Optional(pos+48, pos, 4)
+			if !set88 {
 				s.FStruct = nil
-			} else if ok101 {
+			} else if ok89 {
 				if s.FStruct == nil {
 					s.FStruct = new(Primitives)
 				}
-				s.FStruct.FwGetV(r, p99, p99)
+				s.FStruct.FwGetV(r, p87, p87)
 			}
-		} else {
-			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
-			p102, set103, ok104 := r.Optional(pos+53, pos, 4)
-			if !set103 {
+			p90, set91, ok92 := r.Optional(pos+53, pos, 4)
+			if !set91 {
 				s.FOrder = nil
-			} else if ok104 {
+			} else if ok92 {
 				if s.FOrder == nil {
 					s.FOrder = new(proto.Order)
 				}
-				s.FOrder.FwGetV(r, p102, p102)
+				s.FOrder.FwGetV(r, p90, p90)
 			}
-		} else {
-			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
-			p105, set106, ok107 := r.Optional(pos+58, pos, 8)
-			if !set106 {
+			p93, set94, ok95 := r.Optional(pos+58, pos, 8)
+			if !set94 {
 				s.FReset = nil
-			} else if ok107 {
+			} else if ok95 {
 				if s.FReset == nil {
 					s.FReset = new(int64)
 				}
-				(*s.FReset) = int64(fw.U64(r.Data, p105))
+				(*s.FReset) = int64(fw.U64(r.Data, p93))
 			}
-		} else {
-			s.FReset = d.FReset
 		}
 		if 64 <= stored {
 			s.FResetReset = r.Data[pos+63] != 0
-		} else {
-			s.FResetReset = d.FResetReset
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code): the
-// usual message by fwFastVOptionals, anything else by fwVerifyVOptionalsFull.
+// FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code).
 func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVOptionals(r.Data, slot, base, r.Left); ok {
@@ -2189,170 +2006,168 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	fwVerifyVOptionalsFull(r, slot, base)
 }
 
-// fwFastVOptionals walks the Optionals body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVOptionals walks the usual Optionals body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVOptionalsFull then says why).
 func fwFastVOptionals(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-64 {
 		return 0, false
 	}
-	b108 := d[pos : pos+64 : pos+64]
-	stored109 := int(fw.U32(b108, 0))
-	if stored109 < 64 || pos+stored109 > size || fw.U32(b108, 4) != 111 {
+	b96 := d[pos : pos+64 : pos+64]
+	stored97 := int(fw.U32(b96, 0))
+	if stored97 < 64 || pos+stored97 > size || fw.U32(b96, 4) != 111 {
 		return 0, false
 	}
-	left -= int64(stored109)
-	if b108[8] != 0 {
-		p110 := pos + int(fw.U32(b108, 8+1))
-		if p110 < pos+13 || p110 > size-1 {
+	left -= int64(stored97)
+	if b96[8] != 0 {
+		p98 := pos + int(fw.U32(b96, 8+1))
+		if p98 < pos+13 || p98 > size-1 {
 			return 0, false
 		}
 		left -= 1
 	}
-	if b108[13] != 0 {
-		p111 := pos + int(fw.U32(b108, 13+1))
-		if p111 < pos+18 || p111 > size-4 {
+	if b96[13] != 0 {
+		p99 := pos + int(fw.U32(b96, 13+1))
+		if p99 < pos+18 || p99 > size-4 {
 			return 0, false
 		}
 		left -= 4
 	}
-	if b108[18] != 0 {
-		p112 := pos + int(fw.U32(b108, 18+1))
-		if p112 < pos+23 || p112 > size-4 {
+	if b96[18] != 0 {
+		p100 := pos + int(fw.U32(b96, 18+1))
+		if p100 < pos+23 || p100 > size-4 {
 			return 0, false
 		}
-		o113 := d[p112 : p112+4 : p112+4]
-		q114 := p112 + int(fw.U32(o113, 0))
-		if q114 < p112+4 || q114 > size-4 {
+		o101 := d[p100 : p100+4 : p100+4]
+		q102 := p100 + int(fw.U32(o101, 0))
+		if q102 < p100+4 || q102 > size-4 {
 			return 0, false
 		}
-		n115 := int(fw.U32(d, q114))
-		if q114+4+n115 > size {
+		n103 := int(fw.U32(d, q102))
+		if q102+4+n103 > size {
 			return 0, false
 		}
-		left -= int64(n115)
+		left -= int64(n103)
 		left -= 8
 	}
-	if b108[23] != 0 {
-		p116 := pos + int(fw.U32(b108, 23+1))
-		if p116 < pos+28 || p116 > size-16 {
+	if b96[23] != 0 {
+		p104 := pos + int(fw.U32(b96, 23+1))
+		if p104 < pos+28 || p104 > size-16 {
 			return 0, false
 		}
-		o117 := d[p116 : p116+16 : p116+16]
-		if o117[0+14] > fw.MaxDecimalScale {
+		o105 := d[p104 : p104+16 : p104+16]
+		if o105[0+14] > fw.MaxDecimalScale {
 			return 0, false
 		}
 		left -= 16
 	}
-	if b108[28] != 0 {
-		p118 := pos + int(fw.U32(b108, 28+1))
-		if p118 < pos+33 || p118 > size-16 {
+	if b96[28] != 0 {
+		p106 := pos + int(fw.U32(b96, 28+1))
+		if p106 < pos+33 || p106 > size-16 {
 			return 0, false
 		}
 		left -= 16
 	}
-	if b108[33] != 0 {
-		p119 := pos + int(fw.U32(b108, 33+1))
-		if p119 < pos+38 || p119 > size-8 {
+	if b96[33] != 0 {
+		p107 := pos + int(fw.U32(b96, 33+1))
+		if p107 < pos+38 || p107 > size-8 {
 			return 0, false
 		}
 		left -= 8
 	}
-	if b108[38] != 0 {
-		p120 := pos + int(fw.U32(b108, 38+1))
-		if p120 < pos+43 || p120 > size-1 {
+	if b96[38] != 0 {
+		p108 := pos + int(fw.U32(b96, 38+1))
+		if p108 < pos+43 || p108 > size-1 {
 			return 0, false
 		}
 		left -= 1
 	}
-	if b108[43] != 0 {
-		p121 := pos + int(fw.U32(b108, 43+1))
-		if p121 < pos+48 || p121 > size-4 {
+	if b96[43] != 0 {
+		p109 := pos + int(fw.U32(b96, 43+1))
+		if p109 < pos+48 || p109 > size-4 {
 			return 0, false
 		}
 		left -= 4
 	}
-	if b108[48] != 0 {
-		p122 := pos + int(fw.U32(b108, 48+1))
-		if p122 < pos+53 || p122 > size-4 {
+	if b96[48] != 0 {
+		p110 := pos + int(fw.U32(b96, 48+1))
+		if p110 < pos+53 || p110 > size-4 {
 			return 0, false
 		}
-		o123 := d[p122 : p122+4 : p122+4]
-		p124 := p122 + int(fw.U32(o123, 0))
-		if p124 < p122+4 || p124 > size-177 {
+		o111 := d[p110 : p110+4 : p110+4]
+		p112 := p110 + int(fw.U32(o111, 0))
+		if p112 < p110+4 || p112 > size-177 {
 			return 0, false
 		}
-		b125 := d[p124 : p124+177 : p124+177]
-		stored126 := int(fw.U32(b125, 0))
-		if stored126 < 177 || p124+stored126 > size || fw.U32(b125, 4) != 110 {
+		b113 := d[p112 : p112+177 : p112+177]
+		stored114 := int(fw.U32(b113, 0))
+		if stored114 < 177 || p112+stored114 > size || fw.U32(b113, 4) != 110 {
 			return 0, false
 		}
-		left -= int64(stored126)
-		if b125[57+14] > fw.MaxDecimalScale {
+		left -= int64(stored114)
+		if b113[57+14] > fw.MaxDecimalScale {
 			return 0, false
 		}
-		q127 := p124 + int(fw.U32(b125, 73))
-		if q127 < p124+77 || q127 > size-4 {
+		q115 := p112 + int(fw.U32(b113, 73))
+		if q115 < p112+77 || q115 > size-4 {
 			return 0, false
 		}
-		n128 := int(fw.U32(d, q127))
-		if q127+4+n128 > size {
+		n116 := int(fw.U32(d, q115))
+		if q115+4+n116 > size {
 			return 0, false
 		}
-		left -= int64(n128)
-		q129 := p124 + int(fw.U32(b125, 77))
-		if q129 < p124+81 || q129 > size-4 {
+		left -= int64(n116)
+		q117 := p112 + int(fw.U32(b113, 77))
+		if q117 < p112+81 || q117 > size-4 {
 			return 0, false
 		}
-		n130 := int(fw.U32(d, q129))
-		if q129+4+n130 > size {
+		n118 := int(fw.U32(d, q117))
+		if q117+4+n118 > size {
 			return 0, false
 		}
-		left -= int64(n130)
-		q131 := p124 + int(fw.U32(b125, 169))
-		if q131 < p124+173 || q131 > size-4 {
+		left -= int64(n118)
+		q119 := p112 + int(fw.U32(b113, 169))
+		if q119 < p112+173 || q119 > size-4 {
 			return 0, false
 		}
-		n132 := int(fw.U32(d, q131))
-		if q131+4+n132 > size {
+		n120 := int(fw.U32(d, q119))
+		if q119+4+n120 > size {
 			return 0, false
 		}
-		left -= int64(n132)
+		left -= int64(n120)
 		left -= 16
 	}
-	if b108[53] != 0 {
-		p133 := pos + int(fw.U32(b108, 53+1))
-		if p133 < pos+58 || p133 > size-4 {
+	if b96[53] != 0 {
+		p121 := pos + int(fw.U32(b96, 53+1))
+		if p121 < pos+58 || p121 > size-4 {
 			return 0, false
 		}
-		o134 := d[p133 : p133+4 : p133+4]
-		p135 := p133 + int(fw.U32(o134, 0))
-		if p135 < p133+4 || p135 > size-34 {
+		o122 := d[p121 : p121+4 : p121+4]
+		p123 := p121 + int(fw.U32(o122, 0))
+		if p123 < p121+4 || p123 > size-34 {
 			return 0, false
 		}
-		b136 := d[p135 : p135+34 : p135+34]
-		stored137 := int(fw.U32(b136, 0))
-		if stored137 < 34 || p135+stored137 > size || fw.U32(b136, 4) != 1 {
+		b124 := d[p123 : p123+34 : p123+34]
+		stored125 := int(fw.U32(b124, 0))
+		if stored125 < 34 || p123+stored125 > size || fw.U32(b124, 4) != 1 {
 			return 0, false
 		}
-		left -= int64(stored137)
-		q138 := p135 + int(fw.U32(b136, 12))
-		if q138 < p135+16 || q138 > size-4 {
+		left -= int64(stored125)
+		q126 := p123 + int(fw.U32(b124, 12))
+		if q126 < p123+16 || q126 > size-4 {
 			return 0, false
 		}
-		n139 := int(fw.U32(d, q138))
-		if q138+4+n139 > size {
+		n127 := int(fw.U32(d, q126))
+		if q126+4+n127 > size {
 			return 0, false
 		}
-		left -= int64(n139)
+		left -= int64(n127)
 		left -= 8
 	}
-	if b108[58] != 0 {
-		p140 := pos + int(fw.U32(b108, 58+1))
-		if p140 < pos+63 || p140 > size-8 {
+	if b96[58] != 0 {
+		p128 := pos + int(fw.U32(b96, 58+1))
+		if p128 < pos+63 || p128 > size-8 {
 			return 0, false
 		}
 		left -= 8
@@ -2362,634 +2177,51 @@ func fwFastVOptionals(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVOptionalsFull is FwVerifyVOptionals for every input: it records why a message fails.
 func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 111 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 111) // records why
+	pos, stored, ok := r.Enter(slot, base, 111)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 64 {
-		if d[pos+8] != 0 {
-			p141 := pos + int(fw.U32(d, pos+8+1))
-			if p141 >= pos+8+5 && p141 <= size-1 {
-				left -= 1
-			} else {
-				r.Left = left
-				r.Optional(pos+8, pos, 1) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+13] != 0 {
-			p142 := pos + int(fw.U32(d, pos+13+1))
-			if p142 >= pos+13+5 && p142 <= size-4 {
-				left -= 4
-			} else {
-				r.Left = left
-				r.Optional(pos+13, pos, 4) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+18] != 0 {
-			p143 := pos + int(fw.U32(d, pos+18+1))
-			if p143 >= pos+18+5 && p143 <= size-4 {
-				left -= 4
-				blk144 := p143 + int(fw.U32(d, p143))
-				if blk144 >= p143+4 && blk144 <= size-4 {
-					if n145 := int(fw.U32(d, blk144)); n145 <= size-blk144-4 {
-						left -= int64(4 + n145)
-					} else {
-						r.Left = left
-						r.Text(p143, p143)
-						left = r.Left
-					}
-				} else {
-					r.Left = left
-					r.Text(p143, p143)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Optional(pos+18, pos, 4) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+23] != 0 {
-			p146 := pos + int(fw.U32(d, pos+23+1))
-			if p146 >= pos+23+5 && p146 <= size-16 {
-				left -= 16
-				r.Left = left
-				fw.VCheckDecimal(r, p146)
-				left = r.Left
-			} else {
-				r.Left = left
-				r.Optional(pos+23, pos, 16) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+28] != 0 {
-			p147 := pos + int(fw.U32(d, pos+28+1))
-			if p147 >= pos+28+5 && p147 <= size-16 {
-				left -= 16
-			} else {
-				r.Left = left
-				r.Optional(pos+28, pos, 16) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+33] != 0 {
-			p148 := pos + int(fw.U32(d, pos+33+1))
-			if p148 >= pos+33+5 && p148 <= size-8 {
-				left -= 8
-			} else {
-				r.Left = left
-				r.Optional(pos+33, pos, 8) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+38] != 0 {
-			p149 := pos + int(fw.U32(d, pos+38+1))
-			if p149 >= pos+38+5 && p149 <= size-1 {
-				left -= 1
-			} else {
-				r.Left = left
-				r.Optional(pos+38, pos, 1) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+43] != 0 {
-			p150 := pos + int(fw.U32(d, pos+43+1))
-			if p150 >= pos+43+5 && p150 <= size-4 {
-				left -= 4
-			} else {
-				r.Left = left
-				r.Optional(pos+43, pos, 4) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+48] != 0 {
-			p151 := pos + int(fw.U32(d, pos+48+1))
-			if p151 >= pos+48+5 && p151 <= size-4 {
-				left -= 4
-				{
-					slot, base := p151, p151
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 177 {
-							r.Left = left
-							fw.VCheckDecimal(r, pos+57)
-							left = r.Left
-							blk152 := pos + int(fw.U32(d, pos+73))
-							if blk152 >= pos+73+4 && blk152 <= size-4 {
-								if n153 := int(fw.U32(d, blk152)); n153 <= size-blk152-4 {
-									left -= int64(4 + n153)
-								} else {
-									r.Left = left
-									r.Text(pos+73, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+73, pos)
-								left = r.Left
-							}
-							blk154 := pos + int(fw.U32(d, pos+77))
-							if blk154 >= pos+77+4 && blk154 <= size-4 {
-								if n155 := int(fw.U32(d, blk154)); n155 <= size-blk154-4 {
-									left -= int64(4 + n155)
-								} else {
-									r.Left = left
-									r.Text(pos+77, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+77, pos)
-								left = r.Left
-							}
-							blk156 := pos + int(fw.U32(d, pos+169))
-							if blk156 >= pos+169+4 && blk156 <= size-4 {
-								if n157 := int(fw.U32(d, blk156)); n157 <= size-blk156-4 {
-									left -= int64(4 + n157)
-								} else {
-									r.Left = left
-									r.Text(pos+169, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+169, pos)
-								left = r.Left
-							}
-						} else {
-							if 73 <= stored {
-								r.Left = left
-								fw.VCheckDecimal(r, pos+57)
-								left = r.Left
-							}
-							if 77 <= stored {
-								blk158 := pos + int(fw.U32(d, pos+73))
-								if blk158 >= pos+73+4 && blk158 <= size-4 {
-									if n159 := int(fw.U32(d, blk158)); n159 <= size-blk158-4 {
-										left -= int64(4 + n159)
-									} else {
-										r.Left = left
-										r.Text(pos+73, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+73, pos)
-									left = r.Left
-								}
-							}
-							if 81 <= stored {
-								blk160 := pos + int(fw.U32(d, pos+77))
-								if blk160 >= pos+77+4 && blk160 <= size-4 {
-									if n161 := int(fw.U32(d, blk160)); n161 <= size-blk160-4 {
-										left -= int64(4 + n161)
-									} else {
-										r.Left = left
-										r.Text(pos+77, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+77, pos)
-									left = r.Left
-								}
-							}
-							if 173 <= stored {
-								blk162 := pos + int(fw.U32(d, pos+169))
-								if blk162 >= pos+169+4 && blk162 <= size-4 {
-									if n163 := int(fw.U32(d, blk162)); n163 <= size-blk162-4 {
-										left -= int64(4 + n163)
-									} else {
-										r.Left = left
-										r.Text(pos+169, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+169, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 110) // records why
-						left = r.Left
-					}
-				}
-			} else {
-				r.Left = left
-				r.Optional(pos+48, pos, 4) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+53] != 0 {
-			p164 := pos + int(fw.U32(d, pos+53+1))
-			if p164 >= pos+53+5 && p164 <= size-4 {
-				left -= 4
-				{
-					slot, base := p164, p164
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 34 {
-							blk165 := pos + int(fw.U32(d, pos+12))
-							if blk165 >= pos+12+4 && blk165 <= size-4 {
-								if n166 := int(fw.U32(d, blk165)); n166 <= size-blk165-4 {
-									left -= int64(4 + n166)
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							if 16 <= stored {
-								blk167 := pos + int(fw.U32(d, pos+12))
-								if blk167 >= pos+12+4 && blk167 <= size-4 {
-									if n168 := int(fw.U32(d, blk167)); n168 <= size-blk167-4 {
-										left -= int64(4 + n168)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 1) // records why
-						left = r.Left
-					}
-				}
-			} else {
-				r.Left = left
-				r.Optional(pos+53, pos, 4) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+58] != 0 {
-			p169 := pos + int(fw.U32(d, pos+58+1))
-			if p169 >= pos+58+5 && p169 <= size-8 {
-				left -= 8
-			} else {
-				r.Left = left
-				r.Optional(pos+58, pos, 8) // records why
-				left = r.Left
-			}
-		}
-	} else {
-		if 13 <= stored {
-			if d[pos+8] != 0 {
-				p170 := pos + int(fw.U32(d, pos+8+1))
-				if p170 >= pos+8+5 && p170 <= size-1 {
-					left -= 1
-				} else {
-					r.Left = left
-					r.Optional(pos+8, pos, 1) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 18 <= stored {
-			if d[pos+13] != 0 {
-				p171 := pos + int(fw.U32(d, pos+13+1))
-				if p171 >= pos+13+5 && p171 <= size-4 {
-					left -= 4
-				} else {
-					r.Left = left
-					r.Optional(pos+13, pos, 4) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 23 <= stored {
-			if d[pos+18] != 0 {
-				p172 := pos + int(fw.U32(d, pos+18+1))
-				if p172 >= pos+18+5 && p172 <= size-4 {
-					left -= 4
-					blk173 := p172 + int(fw.U32(d, p172))
-					if blk173 >= p172+4 && blk173 <= size-4 {
-						if n174 := int(fw.U32(d, blk173)); n174 <= size-blk173-4 {
-							left -= int64(4 + n174)
-						} else {
-							r.Left = left
-							r.Text(p172, p172)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(p172, p172)
-						left = r.Left
-					}
-				} else {
-					r.Left = left
-					r.Optional(pos+18, pos, 4) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 28 <= stored {
-			if d[pos+23] != 0 {
-				p175 := pos + int(fw.U32(d, pos+23+1))
-				if p175 >= pos+23+5 && p175 <= size-16 {
-					left -= 16
-					r.Left = left
-					fw.VCheckDecimal(r, p175)
-					left = r.Left
-				} else {
-					r.Left = left
-					r.Optional(pos+23, pos, 16) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 33 <= stored {
-			if d[pos+28] != 0 {
-				p176 := pos + int(fw.U32(d, pos+28+1))
-				if p176 >= pos+28+5 && p176 <= size-16 {
-					left -= 16
-				} else {
-					r.Left = left
-					r.Optional(pos+28, pos, 16) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 38 <= stored {
-			if d[pos+33] != 0 {
-				p177 := pos + int(fw.U32(d, pos+33+1))
-				if p177 >= pos+33+5 && p177 <= size-8 {
-					left -= 8
-				} else {
-					r.Left = left
-					r.Optional(pos+33, pos, 8) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 43 <= stored {
-			if d[pos+38] != 0 {
-				p178 := pos + int(fw.U32(d, pos+38+1))
-				if p178 >= pos+38+5 && p178 <= size-1 {
-					left -= 1
-				} else {
-					r.Left = left
-					r.Optional(pos+38, pos, 1) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 48 <= stored {
-			if d[pos+43] != 0 {
-				p179 := pos + int(fw.U32(d, pos+43+1))
-				if p179 >= pos+43+5 && p179 <= size-4 {
-					left -= 4
-				} else {
-					r.Left = left
-					r.Optional(pos+43, pos, 4) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 53 <= stored {
-			if d[pos+48] != 0 {
-				p180 := pos + int(fw.U32(d, pos+48+1))
-				if p180 >= pos+48+5 && p180 <= size-4 {
-					left -= 4
-					{
-						slot, base := p180, p180
-						pos := base + int(fw.U32(d, slot))
-						stored, typ := 0, uint32(0)
-						if pos >= slot+4 && pos <= size-8 {
-							h := d[pos : pos+8 : pos+8]
-							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-						}
-						if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
-							left -= int64(stored)
-							if stored >= 177 {
-								r.Left = left
-								fw.VCheckDecimal(r, pos+57)
-								left = r.Left
-								blk181 := pos + int(fw.U32(d, pos+73))
-								if blk181 >= pos+73+4 && blk181 <= size-4 {
-									if n182 := int(fw.U32(d, blk181)); n182 <= size-blk181-4 {
-										left -= int64(4 + n182)
-									} else {
-										r.Left = left
-										r.Text(pos+73, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+73, pos)
-									left = r.Left
-								}
-								blk183 := pos + int(fw.U32(d, pos+77))
-								if blk183 >= pos+77+4 && blk183 <= size-4 {
-									if n184 := int(fw.U32(d, blk183)); n184 <= size-blk183-4 {
-										left -= int64(4 + n184)
-									} else {
-										r.Left = left
-										r.Text(pos+77, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+77, pos)
-									left = r.Left
-								}
-								blk185 := pos + int(fw.U32(d, pos+169))
-								if blk185 >= pos+169+4 && blk185 <= size-4 {
-									if n186 := int(fw.U32(d, blk185)); n186 <= size-blk185-4 {
-										left -= int64(4 + n186)
-									} else {
-										r.Left = left
-										r.Text(pos+169, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+169, pos)
-									left = r.Left
-								}
-							} else {
-								if 73 <= stored {
-									r.Left = left
-									fw.VCheckDecimal(r, pos+57)
-									left = r.Left
-								}
-								if 77 <= stored {
-									blk187 := pos + int(fw.U32(d, pos+73))
-									if blk187 >= pos+73+4 && blk187 <= size-4 {
-										if n188 := int(fw.U32(d, blk187)); n188 <= size-blk187-4 {
-											left -= int64(4 + n188)
-										} else {
-											r.Left = left
-											r.Text(pos+73, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+73, pos)
-										left = r.Left
-									}
-								}
-								if 81 <= stored {
-									blk189 := pos + int(fw.U32(d, pos+77))
-									if blk189 >= pos+77+4 && blk189 <= size-4 {
-										if n190 := int(fw.U32(d, blk189)); n190 <= size-blk189-4 {
-											left -= int64(4 + n190)
-										} else {
-											r.Left = left
-											r.Text(pos+77, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+77, pos)
-										left = r.Left
-									}
-								}
-								if 173 <= stored {
-									blk191 := pos + int(fw.U32(d, pos+169))
-									if blk191 >= pos+169+4 && blk191 <= size-4 {
-										if n192 := int(fw.U32(d, blk191)); n192 <= size-blk191-4 {
-											left -= int64(4 + n192)
-										} else {
-											r.Left = left
-											r.Text(pos+169, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+169, pos)
-										left = r.Left
-									}
-								}
-							}
-						} else {
-							r.Left = left
-							r.Enter(slot, base, 110) // records why
-							left = r.Left
-						}
-					}
-				} else {
-					r.Left = left
-					r.Optional(pos+48, pos, 4) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 58 <= stored {
-			if d[pos+53] != 0 {
-				p193 := pos + int(fw.U32(d, pos+53+1))
-				if p193 >= pos+53+5 && p193 <= size-4 {
-					left -= 4
-					{
-						slot, base := p193, p193
-						pos := base + int(fw.U32(d, slot))
-						stored, typ := 0, uint32(0)
-						if pos >= slot+4 && pos <= size-8 {
-							h := d[pos : pos+8 : pos+8]
-							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-						}
-						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-							left -= int64(stored)
-							if stored >= 34 {
-								blk194 := pos + int(fw.U32(d, pos+12))
-								if blk194 >= pos+12+4 && blk194 <= size-4 {
-									if n195 := int(fw.U32(d, blk194)); n195 <= size-blk194-4 {
-										left -= int64(4 + n195)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								if 16 <= stored {
-									blk196 := pos + int(fw.U32(d, pos+12))
-									if blk196 >= pos+12+4 && blk196 <= size-4 {
-										if n197 := int(fw.U32(d, blk196)); n197 <= size-blk196-4 {
-											left -= int64(4 + n197)
-										} else {
-											r.Left = left
-											r.Text(pos+12, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								}
-							}
-						} else {
-							r.Left = left
-							r.Enter(slot, base, 1) // records why
-							left = r.Left
-						}
-					}
-				} else {
-					r.Left = left
-					r.Optional(pos+53, pos, 4) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 63 <= stored {
-			if d[pos+58] != 0 {
-				p198 := pos + int(fw.U32(d, pos+58+1))
-				if p198 >= pos+58+5 && p198 <= size-8 {
-					left -= 8
-				} else {
-					r.Left = left
-					r.Optional(pos+58, pos, 8) // records why
-					left = r.Left
-				}
-			}
+	if 13 <= stored {
+		r.Optional(pos+8, pos, 1)
+	}
+	if 18 <= stored {
+		r.Optional(pos+13, pos, 4)
+	}
+	if 23 <= stored {
+		if p131, set, ok := r.Optional(pos+18, pos, 4); set && ok {
+			r.Text(p131, p131)
 		}
 	}
-	r.Left = left
+	if 28 <= stored {
+		if p132, set, ok := r.Optional(pos+23, pos, 16); set && ok {
+			fw.VCheckDecimal(r, p132)
+		}
+	}
+	if 33 <= stored {
+		r.Optional(pos+28, pos, 16)
+	}
+	if 38 <= stored {
+		r.Optional(pos+33, pos, 8)
+	}
+	if 43 <= stored {
+		r.Optional(pos+38, pos, 1)
+	}
+	if 48 <= stored {
+		r.Optional(pos+43, pos, 4)
+	}
+	if 53 <= stored {
+		if p137, set, ok := r.Optional(pos+48, pos, 4); set && ok {
+			FwVerifyVPrimitives(r, p137, p137)
+		}
+	}
+	if 58 <= stored {
+		if p138, set, ok := r.Optional(pos+53, pos, 4); set && ok {
+			proto.FwVerifyVOrder(r, p138, p138)
+		}
+	}
+	if 63 <= stored {
+		r.Optional(pos+58, pos, 8)
+	}
 	r.Leave()
 }
 
@@ -3042,9 +2274,8 @@ func VerifyOptionalsFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFOptionals(&r, 8, full), full)
 }
 
-// fwFastFOptionals is FwVerifyFOptionals for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFOptionals is FwVerifyFOptionals for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFOptionals(d []byte, p, end int) int {
 	if d[p] == 0 {
 		p++
@@ -3071,11 +2302,11 @@ func fwFastFOptionals(d []byte, p, end int) int {
 		if 4 > end-9-p {
 			return -1
 		}
-		n199 := int(fw.U32(d, p))
-		if n199 > end-9-p-4 {
+		n140 := int(fw.U32(d, p))
+		if n140 > end-9-p-4 {
 			return -1
 		}
-		p += 4 + n199
+		p += 4 + n140
 	}
 	if d[p] == 0 {
 		p++
@@ -3152,16 +2383,16 @@ func fwFastFOptionals(d []byte, p, end int) int {
 				return -1
 			}
 			p += 16
-			n200 := int(fw.U32(d, p))
-			if n200 > end-100-p-4 {
+			n141 := int(fw.U32(d, p))
+			if n141 > end-100-p-4 {
 				return -1
 			}
-			p += 4 + n200
-			n201 := int(fw.U32(d, p))
-			if n201 > end-96-p-4 {
+			p += 4 + n141
+			n142 := int(fw.U32(d, p))
+			if n142 > end-96-p-4 {
 				return -1
 			}
-			p += 4 + n201
+			p += 4 + n142
 			p += 8
 			p += 8
 			p += 8
@@ -3169,11 +2400,11 @@ func fwFastFOptionals(d []byte, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n202 := int(fw.U32(d, p))
-			if n202 > end-4-p-4 {
+			n143 := int(fw.U32(d, p))
+			if n143 > end-4-p-4 {
 				return -1
 			}
-			p += 4 + n202
+			p += 4 + n143
 			p += 4
 		}
 	}
@@ -3187,11 +2418,11 @@ func fwFastFOptionals(d []byte, p, end int) int {
 		{
 			end := end - 2
 			p += 4
-			n203 := int(fw.U32(d, p))
-			if n203 > end-18-p-4 {
+			n144 := int(fw.U32(d, p))
+			if n144 > end-18-p-4 {
 				return -1
 			}
-			p += 4 + n203
+			p += 4 + n144
 			p += 1
 			p += 1
 			p += 8
@@ -3449,8 +2680,8 @@ func (s *Optionals) FwGetF(r *fw.FReader, p, end int) int {
 		(*s.FReset) = int64(fw.U64(d, p))
 		p += 8
 	}
-	q204 := d[p : p+1 : p+1]
-	s.FResetReset = q204[0] != 0
+	q145 := d[p : p+1 : p+1]
+	s.FResetReset = q145[0] != 0
 	p += 1
 	r.Leave()
 	return p
@@ -3488,11 +2719,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 4 > end-9-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		n205 := int(fw.U32(d, p))
-		if n205 > end-9-p-4 {
+		n146 := int(fw.U32(d, p))
+		if n146 > end-9-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n205
+		p += 4 + n146
 	}
 	if d[p] == 0 {
 		p++
@@ -3572,16 +2803,16 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 				return -1
 			}
 			p += 16
-			n206 := int(fw.U32(d, p))
-			if n206 > end-100-p-4 {
+			n147 := int(fw.U32(d, p))
+			if n147 > end-100-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n206
-			n207 := int(fw.U32(d, p))
-			if n207 > end-96-p-4 {
+			p += 4 + n147
+			n148 := int(fw.U32(d, p))
+			if n148 > end-96-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n207
+			p += 4 + n148
 			p += 8
 			p += 8
 			p += 8
@@ -3589,11 +2820,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n208 := int(fw.U32(d, p))
-			if n208 > end-4-p-4 {
+			n149 := int(fw.U32(d, p))
+			if n149 > end-4-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n208
+			p += 4 + n149
 			p += 4
 		}
 	}
@@ -3610,11 +2841,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n209 := int(fw.U32(d, p))
-			if n209 > end-18-p-4 {
+			n150 := int(fw.U32(d, p))
+			if n150 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n209
+			p += 4 + n150
 			p += 1
 			p += 1
 			p += 8
@@ -3867,8 +3098,8 @@ func (*Collections) FBEType() uint32 { return 112 }
 // NewCollections is a Collections holding the schema's defaults.
 func NewCollections() Collections {
 	var s Collections
-	for i210 := range s.FArrayStruct {
-		s.FArrayStruct[i210] = NewPrimitives()
+	for i151 := range s.FArrayStruct {
+		s.FArrayStruct[i151] = NewPrimitives()
 	}
 	return s
 }
@@ -3883,26 +3114,26 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
 	b = append(b, ']', '[')
-	for i211 := range s.FArray {
-		if i211 > 0 {
+	for i152 := range s.FArray {
+		if i152 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i211]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i152]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_array_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
 	b = append(b, ']', '[')
-	for i212 := range s.FArrayOptional {
-		if i212 > 0 {
+	for i153 := range s.FArrayOptional {
+		if i153 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i212] == nil {
+		if s.FArrayOptional[i153] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.FArrayOptional[i212])...)
+			b = append(b, (*s.FArrayOptional[i153])...)
 			b = append(b, '"')
 		}
 	}
@@ -3911,36 +3142,36 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
 	b = append(b, ']', '[')
-	for i213 := range s.FArrayStruct {
-		if i213 > 0 {
+	for i154 := range s.FArrayStruct {
+		if i154 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i213].FwPrint(b)
+		b = s.FArrayStruct[i154].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
 	b = append(b, ']', '[')
-	for i214 := range s.FVector {
-		if i214 > 0 {
+	for i155 := range s.FVector {
+		if i155 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i214]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i155]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
 	b = append(b, ']', '[')
-	for i215 := range s.FVectorOptional {
-		if i215 > 0 {
+	for i156 := range s.FVectorOptional {
+		if i156 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i215] == nil {
+		if s.FVectorOptional[i156] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, (*s.FVectorOptional[i215]).String()...)
+			b = append(b, (*s.FVectorOptional[i156]).String()...)
 		}
 	}
 	b = append(b, ']')
@@ -3948,23 +3179,23 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
 	b = append(b, ']', '[')
-	for i216 := range s.FVectorStruct {
-		if i216 > 0 {
+	for i157 := range s.FVectorStruct {
+		if i157 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i216].FwPrint(b)
+		b = s.FVectorStruct[i157].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_list="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
 	b = append(b, ']', '<')
-	for i217 := range s.FList {
-		if i217 > 0 {
+	for i158 := range s.FList {
+		if i158 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.FList[i217]...)
+		b = append(b, s.FList[i158]...)
 		b = append(b, '"')
 	}
 	b = append(b, '>')
@@ -3972,57 +3203,57 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
 	b = append(b, ']', '<')
-	for i218 := range s.FListOptional {
-		if i218 > 0 {
+	for i159 := range s.FListOptional {
+		if i159 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i218] == nil {
+		if s.FListOptional[i159] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i218].FwPrint(b)
+			b = s.FListOptional[i159].FwPrint(b)
 		}
 	}
 	b = append(b, '>')
 	b = append(b, ",f_set="...)
-	set219 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set160 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set219)), 10)
+	b = strconv.AppendInt(b, int64(len(set160)), 10)
 	b = append(b, ']', '{')
-	for i220 := range set219 {
-		if i220 > 0 {
+	for i161 := range set160 {
+		if i161 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set219[i220]), 10)
+		b = strconv.AppendInt(b, int64(set160[i161]), 10)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_set_struct="...)
-	set221 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set162 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set221)), 10)
+	b = strconv.AppendInt(b, int64(len(set162)), 10)
 	b = append(b, ']', '{')
-	for i222 := range set221 {
-		if i222 > 0 {
+	for i163 := range set162 {
+		if i163 > 0 {
 			b = append(b, ',')
 		}
-		b = set221[i222].FwPrint(b)
+		b = set162[i163].FwPrint(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_map="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
 	b = append(b, ']', '<')
-	i223 := 0
-	for _, k224 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v225 := s.FMap[k224]
-		if i223 > 0 {
+	i164 := 0
+	for _, k165 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v166 := s.FMap[k165]
+		if i164 > 0 {
 			b = append(b, ',')
 		}
-		i223++
+		i164++
 		b = append(b, '{')
-		b = strconv.AppendInt(b, int64(k224), 10)
+		b = strconv.AppendInt(b, int64(k165), 10)
 		b = append(b, "->"...)
 		b = append(b, '"')
-		b = append(b, v225...)
+		b = append(b, v166...)
 		b = append(b, '"')
 		b = append(b, '}')
 	}
@@ -4031,22 +3262,22 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
 	b = append(b, ']', '<')
-	i226 := 0
-	for _, k227 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v228 := s.FMapOptional[k227]
-		if i226 > 0 {
+	i167 := 0
+	for _, k168 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v169 := s.FMapOptional[k168]
+		if i167 > 0 {
 			b = append(b, ',')
 		}
-		i226++
+		i167++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k227...)
+		b = append(b, k168...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v228 == nil {
+		if v169 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendPrintFloat(b, float64((*v228)))
+			b = fw.AppendPrintFloat(b, float64((*v169)))
 		}
 		b = append(b, '}')
 	}
@@ -4055,17 +3286,17 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
 	b = append(b, ']', '<')
-	i229 := 0
-	for _, k230 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v231 := s.FMapEnumKey[k230]
-		if i229 > 0 {
+	i170 := 0
+	for _, k171 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v172 := s.FMapEnumKey[k171]
+		if i170 > 0 {
 			b = append(b, ',')
 		}
-		i229++
+		i170++
 		b = append(b, '{')
-		b = append(b, k230.String()...)
+		b = append(b, k171.String()...)
 		b = append(b, "->"...)
-		b = v231.FwPrint(b)
+		b = v172.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, '>')
@@ -4073,19 +3304,19 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
 	b = append(b, ']', '[')
-	i232 := 0
-	for k233, v234 := range s.FHash {
-		if i232 > 0 {
+	i173 := 0
+	for k174, v175 := range s.FHash {
+		if i173 > 0 {
 			b = append(b, ',')
 		}
-		i232++
+		i173++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = k233.AppendText(b)
+		b = k174.AppendText(b)
 		b = append(b, '"')
 		b = append(b, "->"...)
 		b = append(b, "bytes["...)
-		b = strconv.AppendInt(b, int64(len(v234)), 10)
+		b = strconv.AppendInt(b, int64(len(v175)), 10)
 		b = append(b, ']')
 		b = append(b, '}')
 	}
@@ -4094,21 +3325,21 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
 	b = append(b, ']', '[')
-	i235 := 0
-	for k236, v237 := range s.FHashOptional {
-		if i235 > 0 {
+	i176 := 0
+	for k177, v178 := range s.FHashOptional {
+		if i176 > 0 {
 			b = append(b, ',')
 		}
-		i235++
+		i176++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k236...)
+		b = append(b, k177...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v237 == nil {
+		if v178 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v237.FwPrint(b)
+			b = v178.FwPrint(b)
 		}
 		b = append(b, '}')
 	}
@@ -4117,14 +3348,14 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
 	b = append(b, ']', '[')
-	for i238 := range s.FHashStructKey {
-		if i238 > 0 {
+	for i179 := range s.FHashStructKey {
+		if i179 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = s.FHashStructKey[i238].Key.FwPrint(b)
+		b = s.FHashStructKey[i179].Key.FwPrint(b)
 		b = append(b, "->"...)
-		b = s.FHashStructKey[i238].Value.FwPrint(b)
+		b = s.FHashStructKey[i179].Value.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -4189,33 +3420,33 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 	b := buf[pos : pos+90 : pos+90]
 	fw.PutU32(b, 0, 90)
 	fw.PutU32(b, 4, 112)
-	for i239 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i239*4, uint32(s.FArray[i239]))
+	for i180 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i180*4, uint32(s.FArray[i180]))
 	}
-	for i240 := range s.FArrayOptional {
-		if s.FArrayOptional[i240] == nil {
-			fw.VNull(w, pos+20+i240*5)
+	for i181 := range s.FArrayOptional {
+		if s.FArrayOptional[i181] == nil {
+			fw.VNull(w, pos+20+i181*5)
 		} else {
-			blk241 := len(w.Buf)
-			if blk241+4 > cap(w.Buf) {
+			blk182 := len(w.Buf)
+			if blk182+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk241+4]
-			w.Buf[pos+20+i240*5] = 1
-			fw.PutU32(w.Buf, pos+20+i240*5+1, uint32(blk241-pos))
-			blk242 := len(w.Buf)
-			if blk242+4+len((*s.FArrayOptional[i240])) > cap(w.Buf) {
-				w.Grow(4 + len((*s.FArrayOptional[i240])))
+			w.Buf = w.Buf[:blk182+4]
+			w.Buf[pos+20+i181*5] = 1
+			fw.PutU32(w.Buf, pos+20+i181*5+1, uint32(blk182-pos))
+			blk183 := len(w.Buf)
+			if blk183+4+len((*s.FArrayOptional[i181])) > cap(w.Buf) {
+				w.Grow(4 + len((*s.FArrayOptional[i181])))
 			}
-			w.Buf = w.Buf[:blk242+4+len((*s.FArrayOptional[i240]))]
-			fw.PutU32(w.Buf, blk241, uint32(blk242-blk241))
-			fw.PutU32(w.Buf, blk242, uint32(len((*s.FArrayOptional[i240]))))
-			copy(w.Buf[blk242+4:], (*s.FArrayOptional[i240]))
+			w.Buf = w.Buf[:blk183+4+len((*s.FArrayOptional[i181]))]
+			fw.PutU32(w.Buf, blk182, uint32(blk183-blk182))
+			fw.PutU32(w.Buf, blk183, uint32(len((*s.FArrayOptional[i181]))))
+			copy(w.Buf[blk183+4:], (*s.FArrayOptional[i181]))
 		}
 	}
-	for i243 := range s.FArrayStruct {
+	for i184 := range s.FArrayStruct {
 		{
-			s, slot, base := &s.FArrayStruct[i243], pos+30+i243*4, pos
+			s, slot, base := &s.FArrayStruct[i184], pos+30+i184*4, pos
 			n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
 			pos := len(w.Buf)
 			if pos+n > cap(w.Buf) {
@@ -4264,235 +3495,235 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 			copy(buf[q+4:], s.Password)
 		}
 	}
-	c244 := len(s.FVector)
-	blk245 := len(w.Buf)
-	if blk245+4+c244*1 > cap(w.Buf) {
-		w.Grow(4 + c244*1)
+	c185 := len(s.FVector)
+	blk186 := len(w.Buf)
+	if blk186+4+c185*1 > cap(w.Buf) {
+		w.Grow(4 + c185*1)
 	}
-	w.Buf = w.Buf[:blk245+4+c244*1]
-	fw.PutU32(w.Buf, pos+38, uint32(blk245-pos))
-	fw.PutU32(w.Buf, blk245, uint32(c244))
-	p246 := blk245 + 4
-	for i247 := range s.FVector {
-		w.Buf[p246+i247*1] = byte(s.FVector[i247])
+	w.Buf = w.Buf[:blk186+4+c185*1]
+	fw.PutU32(w.Buf, pos+38, uint32(blk186-pos))
+	fw.PutU32(w.Buf, blk186, uint32(c185))
+	p187 := blk186 + 4
+	for i188 := range s.FVector {
+		w.Buf[p187+i188*1] = byte(s.FVector[i188])
 	}
-	c248 := len(s.FVectorOptional)
-	blk249 := len(w.Buf)
-	if blk249+4+c248*5 > cap(w.Buf) {
-		w.Grow(4 + c248*5)
+	c189 := len(s.FVectorOptional)
+	blk190 := len(w.Buf)
+	if blk190+4+c189*5 > cap(w.Buf) {
+		w.Grow(4 + c189*5)
 	}
-	w.Buf = w.Buf[:blk249+4+c248*5]
-	fw.PutU32(w.Buf, pos+42, uint32(blk249-pos))
-	fw.PutU32(w.Buf, blk249, uint32(c248))
-	p250 := blk249 + 4
-	for i251 := range s.FVectorOptional {
-		if s.FVectorOptional[i251] == nil {
-			fw.VNull(w, p250+i251*5)
+	w.Buf = w.Buf[:blk190+4+c189*5]
+	fw.PutU32(w.Buf, pos+42, uint32(blk190-pos))
+	fw.PutU32(w.Buf, blk190, uint32(c189))
+	p191 := blk190 + 4
+	for i192 := range s.FVectorOptional {
+		if s.FVectorOptional[i192] == nil {
+			fw.VNull(w, p191+i192*5)
 		} else {
-			blk252 := len(w.Buf)
-			if blk252+1 > cap(w.Buf) {
+			blk193 := len(w.Buf)
+			if blk193+1 > cap(w.Buf) {
 				w.Grow(1)
 			}
-			w.Buf = w.Buf[:blk252+1]
-			w.Buf[p250+i251*5] = 1
-			fw.PutU32(w.Buf, p250+i251*5+1, uint32(blk252-pos))
-			w.Buf[blk252] = byte((*s.FVectorOptional[i251]))
+			w.Buf = w.Buf[:blk193+1]
+			w.Buf[p191+i192*5] = 1
+			fw.PutU32(w.Buf, p191+i192*5+1, uint32(blk193-pos))
+			w.Buf[blk193] = byte((*s.FVectorOptional[i192]))
 		}
 	}
-	c253 := len(s.FVectorStruct)
-	blk254 := len(w.Buf)
-	if blk254+4+c253*4 > cap(w.Buf) {
-		w.Grow(4 + c253*4)
+	c194 := len(s.FVectorStruct)
+	blk195 := len(w.Buf)
+	if blk195+4+c194*4 > cap(w.Buf) {
+		w.Grow(4 + c194*4)
 	}
-	w.Buf = w.Buf[:blk254+4+c253*4]
-	fw.PutU32(w.Buf, pos+46, uint32(blk254-pos))
-	fw.PutU32(w.Buf, blk254, uint32(c253))
-	p255 := blk254 + 4
-	for i256 := range s.FVectorStruct {
-		s.FVectorStruct[i256].FwPutV(w, p255+i256*4, pos)
+	w.Buf = w.Buf[:blk195+4+c194*4]
+	fw.PutU32(w.Buf, pos+46, uint32(blk195-pos))
+	fw.PutU32(w.Buf, blk195, uint32(c194))
+	p196 := blk195 + 4
+	for i197 := range s.FVectorStruct {
+		s.FVectorStruct[i197].FwPutV(w, p196+i197*4, pos)
 	}
-	c257 := len(s.FList)
-	blk258 := len(w.Buf)
-	if blk258+4+c257*4 > cap(w.Buf) {
-		w.Grow(4 + c257*4)
+	c198 := len(s.FList)
+	blk199 := len(w.Buf)
+	if blk199+4+c198*4 > cap(w.Buf) {
+		w.Grow(4 + c198*4)
 	}
-	w.Buf = w.Buf[:blk258+4+c257*4]
-	fw.PutU32(w.Buf, pos+50, uint32(blk258-pos))
-	fw.PutU32(w.Buf, blk258, uint32(c257))
-	p259 := blk258 + 4
-	for i260 := range s.FList {
-		blk261 := len(w.Buf)
-		if blk261+4+len(s.FList[i260]) > cap(w.Buf) {
-			w.Grow(4 + len(s.FList[i260]))
+	w.Buf = w.Buf[:blk199+4+c198*4]
+	fw.PutU32(w.Buf, pos+50, uint32(blk199-pos))
+	fw.PutU32(w.Buf, blk199, uint32(c198))
+	p200 := blk199 + 4
+	for i201 := range s.FList {
+		blk202 := len(w.Buf)
+		if blk202+4+len(s.FList[i201]) > cap(w.Buf) {
+			w.Grow(4 + len(s.FList[i201]))
 		}
-		w.Buf = w.Buf[:blk261+4+len(s.FList[i260])]
-		fw.PutU32(w.Buf, p259+i260*4, uint32(blk261-pos))
-		fw.PutU32(w.Buf, blk261, uint32(len(s.FList[i260])))
-		copy(w.Buf[blk261+4:], s.FList[i260])
+		w.Buf = w.Buf[:blk202+4+len(s.FList[i201])]
+		fw.PutU32(w.Buf, p200+i201*4, uint32(blk202-pos))
+		fw.PutU32(w.Buf, blk202, uint32(len(s.FList[i201])))
+		copy(w.Buf[blk202+4:], s.FList[i201])
 	}
-	c262 := len(s.FListOptional)
-	blk263 := len(w.Buf)
-	if blk263+4+c262*5 > cap(w.Buf) {
-		w.Grow(4 + c262*5)
+	c203 := len(s.FListOptional)
+	blk204 := len(w.Buf)
+	if blk204+4+c203*5 > cap(w.Buf) {
+		w.Grow(4 + c203*5)
 	}
-	w.Buf = w.Buf[:blk263+4+c262*5]
-	fw.PutU32(w.Buf, pos+54, uint32(blk263-pos))
-	fw.PutU32(w.Buf, blk263, uint32(c262))
-	p264 := blk263 + 4
-	for i265 := range s.FListOptional {
-		if s.FListOptional[i265] == nil {
-			fw.VNull(w, p264+i265*5)
+	w.Buf = w.Buf[:blk204+4+c203*5]
+	fw.PutU32(w.Buf, pos+54, uint32(blk204-pos))
+	fw.PutU32(w.Buf, blk204, uint32(c203))
+	p205 := blk204 + 4
+	for i206 := range s.FListOptional {
+		if s.FListOptional[i206] == nil {
+			fw.VNull(w, p205+i206*5)
 		} else {
-			blk266 := len(w.Buf)
-			if blk266+4 > cap(w.Buf) {
+			blk207 := len(w.Buf)
+			if blk207+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk266+4]
-			w.Buf[p264+i265*5] = 1
-			fw.PutU32(w.Buf, p264+i265*5+1, uint32(blk266-pos))
-			(*s.FListOptional[i265]).FwPutV(w, blk266, blk266)
+			w.Buf = w.Buf[:blk207+4]
+			w.Buf[p205+i206*5] = 1
+			fw.PutU32(w.Buf, p205+i206*5+1, uint32(blk207-pos))
+			(*s.FListOptional[i206]).FwPutV(w, blk207, blk207)
 		}
 	}
-	set267 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	c268 := len(set267)
-	blk269 := len(w.Buf)
-	if blk269+4+c268*8 > cap(w.Buf) {
-		w.Grow(4 + c268*8)
+	set208 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	c209 := len(set208)
+	blk210 := len(w.Buf)
+	if blk210+4+c209*8 > cap(w.Buf) {
+		w.Grow(4 + c209*8)
 	}
-	w.Buf = w.Buf[:blk269+4+c268*8]
-	fw.PutU32(w.Buf, pos+58, uint32(blk269-pos))
-	fw.PutU32(w.Buf, blk269, uint32(c268))
-	p270 := blk269 + 4
-	for i271 := range set267 {
-		fw.PutU64(w.Buf, p270+i271*8, uint64(set267[i271]))
+	w.Buf = w.Buf[:blk210+4+c209*8]
+	fw.PutU32(w.Buf, pos+58, uint32(blk210-pos))
+	fw.PutU32(w.Buf, blk210, uint32(c209))
+	p211 := blk210 + 4
+	for i212 := range set208 {
+		fw.PutU64(w.Buf, p211+i212*8, uint64(set208[i212]))
 	}
-	set272 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	c273 := len(set272)
-	blk274 := len(w.Buf)
-	if blk274+4+c273*4 > cap(w.Buf) {
-		w.Grow(4 + c273*4)
+	set213 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	c214 := len(set213)
+	blk215 := len(w.Buf)
+	if blk215+4+c214*4 > cap(w.Buf) {
+		w.Grow(4 + c214*4)
 	}
-	w.Buf = w.Buf[:blk274+4+c273*4]
-	fw.PutU32(w.Buf, pos+62, uint32(blk274-pos))
-	fw.PutU32(w.Buf, blk274, uint32(c273))
-	p275 := blk274 + 4
-	for i276 := range set272 {
-		set272[i276].FwPutV(w, p275+i276*4, pos)
+	w.Buf = w.Buf[:blk215+4+c214*4]
+	fw.PutU32(w.Buf, pos+62, uint32(blk215-pos))
+	fw.PutU32(w.Buf, blk215, uint32(c214))
+	p216 := blk215 + 4
+	for i217 := range set213 {
+		set213[i217].FwPutV(w, p216+i217*4, pos)
 	}
-	c277 := len(s.FMap)
-	blk278 := len(w.Buf)
-	if blk278+4+c277*8 > cap(w.Buf) {
-		w.Grow(4 + c277*8)
+	c218 := len(s.FMap)
+	blk219 := len(w.Buf)
+	if blk219+4+c218*8 > cap(w.Buf) {
+		w.Grow(4 + c218*8)
 	}
-	w.Buf = w.Buf[:blk278+4+c277*8]
-	fw.PutU32(w.Buf, pos+66, uint32(blk278-pos))
-	fw.PutU32(w.Buf, blk278, uint32(c277))
-	p279 := blk278 + 4
-	for _, k280 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v281 := s.FMap[k280]
-		fw.PutU32(w.Buf, p279, uint32(k280))
-		blk282 := len(w.Buf)
-		if blk282+4+len(v281) > cap(w.Buf) {
-			w.Grow(4 + len(v281))
+	w.Buf = w.Buf[:blk219+4+c218*8]
+	fw.PutU32(w.Buf, pos+66, uint32(blk219-pos))
+	fw.PutU32(w.Buf, blk219, uint32(c218))
+	p220 := blk219 + 4
+	for _, k221 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v222 := s.FMap[k221]
+		fw.PutU32(w.Buf, p220, uint32(k221))
+		blk223 := len(w.Buf)
+		if blk223+4+len(v222) > cap(w.Buf) {
+			w.Grow(4 + len(v222))
 		}
-		w.Buf = w.Buf[:blk282+4+len(v281)]
-		fw.PutU32(w.Buf, p279+4, uint32(blk282-pos))
-		fw.PutU32(w.Buf, blk282, uint32(len(v281)))
-		copy(w.Buf[blk282+4:], v281)
-		p279 += 8
+		w.Buf = w.Buf[:blk223+4+len(v222)]
+		fw.PutU32(w.Buf, p220+4, uint32(blk223-pos))
+		fw.PutU32(w.Buf, blk223, uint32(len(v222)))
+		copy(w.Buf[blk223+4:], v222)
+		p220 += 8
 	}
-	c283 := len(s.FMapOptional)
-	blk284 := len(w.Buf)
-	if blk284+4+c283*9 > cap(w.Buf) {
-		w.Grow(4 + c283*9)
+	c224 := len(s.FMapOptional)
+	blk225 := len(w.Buf)
+	if blk225+4+c224*9 > cap(w.Buf) {
+		w.Grow(4 + c224*9)
 	}
-	w.Buf = w.Buf[:blk284+4+c283*9]
-	fw.PutU32(w.Buf, pos+70, uint32(blk284-pos))
-	fw.PutU32(w.Buf, blk284, uint32(c283))
-	p285 := blk284 + 4
-	for _, k286 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v287 := s.FMapOptional[k286]
-		blk288 := len(w.Buf)
-		if blk288+4+len(k286) > cap(w.Buf) {
-			w.Grow(4 + len(k286))
+	w.Buf = w.Buf[:blk225+4+c224*9]
+	fw.PutU32(w.Buf, pos+70, uint32(blk225-pos))
+	fw.PutU32(w.Buf, blk225, uint32(c224))
+	p226 := blk225 + 4
+	for _, k227 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v228 := s.FMapOptional[k227]
+		blk229 := len(w.Buf)
+		if blk229+4+len(k227) > cap(w.Buf) {
+			w.Grow(4 + len(k227))
 		}
-		w.Buf = w.Buf[:blk288+4+len(k286)]
-		fw.PutU32(w.Buf, p285, uint32(blk288-pos))
-		fw.PutU32(w.Buf, blk288, uint32(len(k286)))
-		copy(w.Buf[blk288+4:], k286)
-		if v287 == nil {
-			fw.VNull(w, p285+4)
+		w.Buf = w.Buf[:blk229+4+len(k227)]
+		fw.PutU32(w.Buf, p226, uint32(blk229-pos))
+		fw.PutU32(w.Buf, blk229, uint32(len(k227)))
+		copy(w.Buf[blk229+4:], k227)
+		if v228 == nil {
+			fw.VNull(w, p226+4)
 		} else {
-			blk289 := len(w.Buf)
-			if blk289+8 > cap(w.Buf) {
+			blk230 := len(w.Buf)
+			if blk230+8 > cap(w.Buf) {
 				w.Grow(8)
 			}
-			w.Buf = w.Buf[:blk289+8]
-			w.Buf[p285+4] = 1
-			fw.PutU32(w.Buf, p285+4+1, uint32(blk289-pos))
-			fw.PutF64(w.Buf, blk289, float64((*v287)))
+			w.Buf = w.Buf[:blk230+8]
+			w.Buf[p226+4] = 1
+			fw.PutU32(w.Buf, p226+4+1, uint32(blk230-pos))
+			fw.PutF64(w.Buf, blk230, float64((*v228)))
 		}
-		p285 += 9
+		p226 += 9
 	}
-	c290 := len(s.FMapEnumKey)
-	blk291 := len(w.Buf)
-	if blk291+4+c290*5 > cap(w.Buf) {
-		w.Grow(4 + c290*5)
+	c231 := len(s.FMapEnumKey)
+	blk232 := len(w.Buf)
+	if blk232+4+c231*5 > cap(w.Buf) {
+		w.Grow(4 + c231*5)
 	}
-	w.Buf = w.Buf[:blk291+4+c290*5]
-	fw.PutU32(w.Buf, pos+74, uint32(blk291-pos))
-	fw.PutU32(w.Buf, blk291, uint32(c290))
-	p292 := blk291 + 4
-	for _, k293 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v294 := s.FMapEnumKey[k293]
-		w.Buf[p292] = byte(k293)
-		v294.FwPutV(w, p292+1, pos)
-		p292 += 5
+	w.Buf = w.Buf[:blk232+4+c231*5]
+	fw.PutU32(w.Buf, pos+74, uint32(blk232-pos))
+	fw.PutU32(w.Buf, blk232, uint32(c231))
+	p233 := blk232 + 4
+	for _, k234 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v235 := s.FMapEnumKey[k234]
+		w.Buf[p233] = byte(k234)
+		v235.FwPutV(w, p233+1, pos)
+		p233 += 5
 	}
-	c295 := len(s.FHash)
-	blk296 := len(w.Buf)
-	if blk296+4+c295*20 > cap(w.Buf) {
-		w.Grow(4 + c295*20)
+	c236 := len(s.FHash)
+	blk237 := len(w.Buf)
+	if blk237+4+c236*20 > cap(w.Buf) {
+		w.Grow(4 + c236*20)
 	}
-	w.Buf = w.Buf[:blk296+4+c295*20]
-	fw.PutU32(w.Buf, pos+78, uint32(blk296-pos))
-	fw.PutU32(w.Buf, blk296, uint32(c295))
-	p297 := blk296 + 4
-	for k298, v299 := range s.FHash {
-		copy(w.Buf[p297:], k298[:])
-		w.VBytes(p297+16, pos, v299)
-		p297 += 20
+	w.Buf = w.Buf[:blk237+4+c236*20]
+	fw.PutU32(w.Buf, pos+78, uint32(blk237-pos))
+	fw.PutU32(w.Buf, blk237, uint32(c236))
+	p238 := blk237 + 4
+	for k239, v240 := range s.FHash {
+		copy(w.Buf[p238:], k239[:])
+		w.VBytes(p238+16, pos, v240)
+		p238 += 20
 	}
-	c300 := len(s.FHashOptional)
-	blk301 := len(w.Buf)
-	if blk301+4+c300*9 > cap(w.Buf) {
-		w.Grow(4 + c300*9)
+	c241 := len(s.FHashOptional)
+	blk242 := len(w.Buf)
+	if blk242+4+c241*9 > cap(w.Buf) {
+		w.Grow(4 + c241*9)
 	}
-	w.Buf = w.Buf[:blk301+4+c300*9]
-	fw.PutU32(w.Buf, pos+82, uint32(blk301-pos))
-	fw.PutU32(w.Buf, blk301, uint32(c300))
-	p302 := blk301 + 4
-	for k303, v304 := range s.FHashOptional {
-		blk305 := len(w.Buf)
-		if blk305+4+len(k303) > cap(w.Buf) {
-			w.Grow(4 + len(k303))
+	w.Buf = w.Buf[:blk242+4+c241*9]
+	fw.PutU32(w.Buf, pos+82, uint32(blk242-pos))
+	fw.PutU32(w.Buf, blk242, uint32(c241))
+	p243 := blk242 + 4
+	for k244, v245 := range s.FHashOptional {
+		blk246 := len(w.Buf)
+		if blk246+4+len(k244) > cap(w.Buf) {
+			w.Grow(4 + len(k244))
 		}
-		w.Buf = w.Buf[:blk305+4+len(k303)]
-		fw.PutU32(w.Buf, p302, uint32(blk305-pos))
-		fw.PutU32(w.Buf, blk305, uint32(len(k303)))
-		copy(w.Buf[blk305+4:], k303)
-		if v304 == nil {
-			fw.VNull(w, p302+4)
+		w.Buf = w.Buf[:blk246+4+len(k244)]
+		fw.PutU32(w.Buf, p243, uint32(blk246-pos))
+		fw.PutU32(w.Buf, blk246, uint32(len(k244)))
+		copy(w.Buf[blk246+4:], k244)
+		if v245 == nil {
+			fw.VNull(w, p243+4)
 		} else {
-			blk306 := len(w.Buf)
-			if blk306+4 > cap(w.Buf) {
+			blk247 := len(w.Buf)
+			if blk247+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk306+4]
-			w.Buf[p302+4] = 1
-			fw.PutU32(w.Buf, p302+4+1, uint32(blk306-pos))
+			w.Buf = w.Buf[:blk247+4]
+			w.Buf[p243+4] = 1
+			fw.PutU32(w.Buf, p243+4+1, uint32(blk247-pos))
 			{
-				s, slot, base := &(*v304), blk306, blk306
+				s, slot, base := &(*v245), blk247, blk247
 				n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
 				pos := len(w.Buf)
 				if pos+n > cap(w.Buf) {
@@ -4541,21 +3772,21 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 				copy(buf[q+4:], s.Password)
 			}
 		}
-		p302 += 9
+		p243 += 9
 	}
-	c307 := len(s.FHashStructKey)
-	blk308 := len(w.Buf)
-	if blk308+4+c307*8 > cap(w.Buf) {
-		w.Grow(4 + c307*8)
+	c248 := len(s.FHashStructKey)
+	blk249 := len(w.Buf)
+	if blk249+4+c248*8 > cap(w.Buf) {
+		w.Grow(4 + c248*8)
 	}
-	w.Buf = w.Buf[:blk308+4+c307*8]
-	fw.PutU32(w.Buf, pos+86, uint32(blk308-pos))
-	fw.PutU32(w.Buf, blk308, uint32(c307))
-	p309 := blk308 + 4
-	for i310 := range s.FHashStructKey {
-		s.FHashStructKey[i310].Key.FwPutV(w, p309, pos)
-		s.FHashStructKey[i310].Value.FwPutV(w, p309+4, pos)
-		p309 += 8
+	w.Buf = w.Buf[:blk249+4+c248*8]
+	fw.PutU32(w.Buf, pos+86, uint32(blk249-pos))
+	fw.PutU32(w.Buf, blk249, uint32(c248))
+	p250 := blk249 + 4
+	for i251 := range s.FHashStructKey {
+		s.FHashStructKey[i251].Key.FwPutV(w, p250, pos)
+		s.FHashStructKey[i251].Value.FwPutV(w, p250+4, pos)
+		p250 += 8
 	}
 }
 
@@ -4577,515 +3808,483 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i311 := range s.FArray {
-			s.FArray[i311] = int32(fw.U32(r.Data, pos+8+i311*4))
+		for i252 := range s.FArray {
+			s.FArray[i252] = int32(fw.U32(r.Data, pos+8+i252*4))
 		}
-		for i312 := range s.FArrayOptional {
+		for i253 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p313, set314, ok315 := r.Optional(pos+20+i312*5, pos, 4)
-			if !set314 {
-				s.FArrayOptional[i312] = nil
-			} else if ok315 {
-				if s.FArrayOptional[i312] == nil {
-					s.FArrayOptional[i312] = new(string)
+			p254, set255, ok256 := r.Optional(pos+20+i253*5, pos, 4)
+			if !set255 {
+				s.FArrayOptional[i253] = nil
+			} else if ok256 {
+				if s.FArrayOptional[i253] == nil {
+					s.FArrayOptional[i253] = new(string)
 				}
-				r.String(p313, p313, &(*s.FArrayOptional[i312]))
+				r.String(p254, p254, &(*s.FArrayOptional[i253]))
 			}
 		}
-		for i316 := range s.FArrayStruct {
+		for i257 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i316].FwGetV(r, pos+30+i316*4, pos)
+			s.FArrayStruct[i257].FwGetV(r, pos+30+i257*4, pos)
 		}
-		p317, n318, ok319 := r.Block(pos+38, pos, 1)
-		if ok319 {
-			s.FVector = fw.Resize(s.FVector, n318)
-			for i320 := range s.FVector {
-				s.FVector[i320] = byte(r.Data[p317+i320*1])
+		p258, n259, ok260 := r.Block(pos+38, pos, 1)
+		if ok260 {
+			s.FVector = fw.Resize(s.FVector, n259)
+			for i261 := range s.FVector {
+				s.FVector[i261] = byte(r.Data[p258+i261*1])
 			}
 		}
-		p321, n322, ok323 := r.Block(pos+42, pos, 5)
-		if ok323 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n322)
-			for i324 := range s.FVectorOptional {
-				p325, set326, ok327 := r.Optional(p321+i324*5, pos, 1)
-				if !set326 {
-					s.FVectorOptional[i324] = nil
-				} else if ok327 {
-					if s.FVectorOptional[i324] == nil {
-						s.FVectorOptional[i324] = new(EnumByte)
+		p262, n263, ok264 := r.Block(pos+42, pos, 5)
+		if ok264 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n263)
+			for i265 := range s.FVectorOptional {
+				p266, set267, ok268 := r.Optional(p262+i265*5, pos, 1)
+				if !set267 {
+					s.FVectorOptional[i265] = nil
+				} else if ok268 {
+					if s.FVectorOptional[i265] == nil {
+						s.FVectorOptional[i265] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i324]) = EnumByte(r.Data[p325])
+					(*s.FVectorOptional[i265]) = EnumByte(r.Data[p266])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p328, n329, ok330 := r.Block(pos+46, pos, 4)
-		if ok330 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n329)
-			for i331 := range s.FVectorStruct {
-				s.FVectorStruct[i331].FwGetV(r, p328+i331*4, pos)
+		p269, n270, ok271 := r.Block(pos+46, pos, 4)
+		if ok271 {
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n270)
+			for i272 := range s.FVectorStruct {
+				s.FVectorStruct[i272].FwGetV(r, p269+i272*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p332, n333, ok334 := r.Block(pos+50, pos, 4)
-		if ok334 {
-			s.FList = fw.Resize(s.FList, n333)
-			for i335 := range s.FList {
-				r.String(p332+i335*4, pos, &s.FList[i335])
+		p273, n274, ok275 := r.Block(pos+50, pos, 4)
+		if ok275 {
+			s.FList = fw.Resize(s.FList, n274)
+			for i276 := range s.FList {
+				r.String(p273+i276*4, pos, &s.FList[i276])
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p336, n337, ok338 := r.Block(pos+54, pos, 5)
-		if ok338 {
-			s.FListOptional = fw.Resize(s.FListOptional, n337)
-			for i339 := range s.FListOptional {
-				p340, set341, ok342 := r.Optional(p336+i339*5, pos, 4)
-				if !set341 {
-					s.FListOptional[i339] = nil
-				} else if ok342 {
-					if s.FListOptional[i339] == nil {
-						s.FListOptional[i339] = new(Optionals)
+		p277, n278, ok279 := r.Block(pos+54, pos, 5)
+		if ok279 {
+			s.FListOptional = fw.Resize(s.FListOptional, n278)
+			for i280 := range s.FListOptional {
+				p281, set282, ok283 := r.Optional(p277+i280*5, pos, 4)
+				if !set282 {
+					s.FListOptional[i280] = nil
+				} else if ok283 {
+					if s.FListOptional[i280] == nil {
+						s.FListOptional[i280] = new(Optionals)
 					}
-					s.FListOptional[i339].FwGetV(r, p340, p340)
+					s.FListOptional[i280].FwGetV(r, p281, p281)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p343, n344, ok345 := r.Block(pos+58, pos, 8)
-		if ok345 {
-			s.FSet = fw.Resize(s.FSet, n344)
-			for i346 := range s.FSet {
-				s.FSet[i346] = int64(fw.U64(r.Data, p343+i346*8))
+		p284, n285, ok286 := r.Block(pos+58, pos, 8)
+		if ok286 {
+			s.FSet = fw.Resize(s.FSet, n285)
+			for i287 := range s.FSet {
+				s.FSet[i287] = int64(fw.U64(r.Data, p284+i287*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p347, n348, ok349 := r.Block(pos+62, pos, 4)
-		if ok349 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n348)
-			for i350 := range s.FSetStruct {
-				s.FSetStruct[i350].FwGetV(r, p347+i350*4, pos)
+		p288, n289, ok290 := r.Block(pos+62, pos, 4)
+		if ok290 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n289)
+			for i291 := range s.FSetStruct {
+				s.FSetStruct[i291].FwGetV(r, p288+i291*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p351, n352, ok353 := r.Block(pos+66, pos, 8)
-		if ok353 {
-			s.FMap = fw.ClearMap(s.FMap, n352)
-			for i354 := 0; i354 < n352; i354++ {
-				var k355 int32
-				var v356 string
-				k355 = int32(fw.U32(r.Data, p351))
-				r.String(p351+4, pos, &v356)
+		p292, n293, ok294 := r.Block(pos+66, pos, 8)
+		if ok294 {
+			s.FMap = fw.ClearMap(s.FMap, n293)
+			for i295 := 0; i295 < n293; i295++ {
+				var k296 int32
+				var v297 string
+				k296 = int32(fw.U32(r.Data, p292))
+				r.String(p292+4, pos, &v297)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k355]; !dup {
-					s.FMap[k355] = v356
+				if _, dup := s.FMap[k296]; !dup {
+					s.FMap[k296] = v297
 				}
-				p351 += 8
+				p292 += 8
 			}
 		}
-		p357, n358, ok359 := r.Block(pos+70, pos, 9)
-		if ok359 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n358)
-			for i360 := 0; i360 < n358; i360++ {
-				var k361 string
-				var v362 *float64
-				r.String(p357, pos, &k361)
-				p363, set364, ok365 := r.Optional(p357+4, pos, 8)
-				if !set364 {
-					v362 = nil
-				} else if ok365 {
-					if v362 == nil {
-						v362 = new(float64)
+		p298, n299, ok300 := r.Block(pos+70, pos, 9)
+		if ok300 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n299)
+			for i301 := 0; i301 < n299; i301++ {
+				var k302 string
+				var v303 *float64
+				r.String(p298, pos, &k302)
+				p304, set305, ok306 := r.Optional(p298+4, pos, 8)
+				if !set305 {
+					v303 = nil
+				} else if ok306 {
+					if v303 == nil {
+						v303 = new(float64)
 					}
-					(*v362) = fw.F64(r.Data, p363)
+					(*v303) = fw.F64(r.Data, p304)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k361]; !dup {
-					s.FMapOptional[k361] = v362
+				if _, dup := s.FMapOptional[k302]; !dup {
+					s.FMapOptional[k302] = v303
 				}
-				p357 += 9
+				p298 += 9
 			}
 		}
-		p366, n367, ok368 := r.Block(pos+74, pos, 5)
-		if ok368 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n367)
-			for i369 := 0; i369 < n367; i369++ {
-				var k370 EnumByte
-				var v371 Optionals
-				k370 = EnumByte(r.Data[p366])
-				v371.FwGetV(r, p366+1, pos)
+		p307, n308, ok309 := r.Block(pos+74, pos, 5)
+		if ok309 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n308)
+			for i310 := 0; i310 < n308; i310++ {
+				var k311 EnumByte
+				var v312 Optionals
+				k311 = EnumByte(r.Data[p307])
+				v312.FwGetV(r, p307+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k370]; !dup {
-					s.FMapEnumKey[k370] = v371
+				if _, dup := s.FMapEnumKey[k311]; !dup {
+					s.FMapEnumKey[k311] = v312
 				}
-				p366 += 5
+				p307 += 5
 			}
 		}
-		p372, n373, ok374 := r.Block(pos+78, pos, 20)
-		if ok374 {
-			s.FHash = fw.ClearMap(s.FHash, n373)
-			for i375 := 0; i375 < n373; i375++ {
-				var k376 fw.UUID
-				var v377 []byte
-				k376 = fw.UUIDAt(r.Data, p372)
-				r.Bytes(p372+16, pos, &v377)
+		p313, n314, ok315 := r.Block(pos+78, pos, 20)
+		if ok315 {
+			s.FHash = fw.ClearMap(s.FHash, n314)
+			for i316 := 0; i316 < n314; i316++ {
+				var k317 fw.UUID
+				var v318 []byte
+				k317 = fw.UUIDAt(r.Data, p313)
+				r.Bytes(p313+16, pos, &v318)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k376]; !dup {
-					s.FHash[k376] = v377
+				if _, dup := s.FHash[k317]; !dup {
+					s.FHash[k317] = v318
 				}
-				p372 += 20
+				p313 += 20
 			}
 		}
-		p378, n379, ok380 := r.Block(pos+82, pos, 9)
-		if ok380 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n379)
-			for i381 := 0; i381 < n379; i381++ {
-				var k382 string
-				var v383 *Primitives
-				r.String(p378, pos, &k382)
-				p384, set385, ok386 := r.Optional(p378+4, pos, 4)
-				if !set385 {
-					v383 = nil
-				} else if ok386 {
-					if v383 == nil {
-						v383 = new(Primitives)
+		p319, n320, ok321 := r.Block(pos+82, pos, 9)
+		if ok321 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n320)
+			for i322 := 0; i322 < n320; i322++ {
+				var k323 string
+				var v324 *Primitives
+				r.String(p319, pos, &k323)
+				p325, set326, ok327 := r.Optional(p319+4, pos, 4)
+				if !set326 {
+					v324 = nil
+				} else if ok327 {
+					if v324 == nil {
+						v324 = new(Primitives)
 					}
-					v383.FwGetV(r, p384, p384)
+					v324.FwGetV(r, p325, p325)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k382]; !dup {
-					s.FHashOptional[k382] = v383
+				if _, dup := s.FHashOptional[k323]; !dup {
+					s.FHashOptional[k323] = v324
 				}
-				p378 += 9
+				p319 += 9
 			}
 		}
-		p387, n388, ok389 := r.Block(pos+86, pos, 8)
-		if ok389 {
+		p328, n329, ok330 := r.Block(pos+86, pos, 8)
+		if ok330 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i390 := 0; i390 < n388; i390++ {
-				var k391 proto.Order
-				var v392 Optionals
-				k391.FwGetV(r, p387, pos)
-				v392.FwGetV(r, p387+4, pos)
+			for i331 := 0; i331 < n329; i331++ {
+				var k332 proto.Order
+				var v333 Optionals
+				k332.FwGetV(r, p328, pos)
+				v333.FwGetV(r, p328+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k391, Value: v392})
-				p387 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k332, Value: v333})
+				p328 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
-		d := NewCollections()
+		*s = NewCollections()
 		if 20 <= stored {
-			for i393 := range s.FArray {
-				s.FArray[i393] = int32(fw.U32(r.Data, pos+8+i393*4))
+			for i334 := range s.FArray {
+				s.FArray[i334] = int32(fw.U32(r.Data, pos+8+i334*4))
 			}
-		} else {
-			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i394 := range s.FArrayOptional {
+			for i335 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p395, set396, ok397 := r.Optional(pos+20+i394*5, pos, 4)
-				if !set396 {
-					s.FArrayOptional[i394] = nil
-				} else if ok397 {
-					if s.FArrayOptional[i394] == nil {
-						s.FArrayOptional[i394] = new(string)
+				p336, set337, ok338 := r.Optional(pos+20+i335*5, pos, 4)
+				if !set337 {
+					s.FArrayOptional[i335] = nil
+				} else if ok338 {
+					if s.FArrayOptional[i335] == nil {
+						s.FArrayOptional[i335] = new(string)
 					}
-					r.String(p395, p395, &(*s.FArrayOptional[i394]))
+					r.String(p336, p336, &(*s.FArrayOptional[i335]))
 				}
 			}
-		} else {
-			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i398 := range s.FArrayStruct {
+			for i339 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i398].FwGetV(r, pos+30+i398*4, pos)
+				s.FArrayStruct[i339].FwGetV(r, pos+30+i339*4, pos)
 			}
-		} else {
-			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p399, n400, ok401 := r.Block(pos+38, pos, 1)
-			if ok401 {
-				s.FVector = fw.Resize(s.FVector, n400)
-				for i402 := range s.FVector {
-					s.FVector[i402] = byte(r.Data[p399+i402*1])
+			p340, n341, ok342 := r.Block(pos+38, pos, 1)
+			if ok342 {
+				s.FVector = fw.Resize(s.FVector, n341)
+				for i343 := range s.FVector {
+					s.FVector[i343] = byte(r.Data[p340+i343*1])
 				}
 			}
-		} else {
-			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p403, n404, ok405 := r.Block(pos+42, pos, 5)
-			if ok405 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n404)
-				for i406 := range s.FVectorOptional {
-					p407, set408, ok409 := r.Optional(p403+i406*5, pos, 1)
-					if !set408 {
-						s.FVectorOptional[i406] = nil
-					} else if ok409 {
-						if s.FVectorOptional[i406] == nil {
-							s.FVectorOptional[i406] = new(EnumByte)
+			p344, n345, ok346 := r.Block(pos+42, pos, 5)
+			if ok346 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n345)
+				for i347 := range s.FVectorOptional {
+					p348, set349, ok350 := r.Optional(p344+i347*5, pos, 1)
+					if !set349 {
+						s.FVectorOptional[i347] = nil
+					} else if ok350 {
+						if s.FVectorOptional[i347] == nil {
+							s.FVectorOptional[i347] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i406]) = EnumByte(r.Data[p407])
+						(*s.FVectorOptional[i347]) = EnumByte(r.Data[p348])
 					}
 					if !r.OK() {
 						break
 					}
 				}
 			}
-		} else {
-			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p410, n411, ok412 := r.Block(pos+46, pos, 4)
-			if ok412 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n411)
-				for i413 := range s.FVectorStruct {
-					s.FVectorStruct[i413].FwGetV(r, p410+i413*4, pos)
+			p351, n352, ok353 := r.Block(pos+46, pos, 4)
+			if ok353 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n352)
+				for i354 := range s.FVectorStruct {
+					s.FVectorStruct[i354].FwGetV(r, p351+i354*4, pos)
 					if !r.OK() {
 						break
 					}
 				}
 			}
-		} else {
-			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p414, n415, ok416 := r.Block(pos+50, pos, 4)
-			if ok416 {
-				s.FList = fw.Resize(s.FList, n415)
-				for i417 := range s.FList {
-					r.String(p414+i417*4, pos, &s.FList[i417])
+			p355, n356, ok357 := r.Block(pos+50, pos, 4)
+			if ok357 {
+				s.FList = fw.Resize(s.FList, n356)
+				for i358 := range s.FList {
+					r.String(p355+i358*4, pos, &s.FList[i358])
 					if !r.OK() {
 						break
 					}
 				}
 			}
-		} else {
-			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p418, n419, ok420 := r.Block(pos+54, pos, 5)
-			if ok420 {
-				s.FListOptional = fw.Resize(s.FListOptional, n419)
-				for i421 := range s.FListOptional {
-					p422, set423, ok424 := r.Optional(p418+i421*5, pos, 4)
-					if !set423 {
-						s.FListOptional[i421] = nil
-					} else if ok424 {
-						if s.FListOptional[i421] == nil {
-							s.FListOptional[i421] = new(Optionals)
+			p359, n360, ok361 := r.Block(pos+54, pos, 5)
+			if ok361 {
+				s.FListOptional = fw.Resize(s.FListOptional, n360)
+				for i362 := range s.FListOptional {
+					p363, set364, ok365 := r.Optional(p359+i362*5, pos, 4)
+					if !set364 {
+						s.FListOptional[i362] = nil
+					} else if ok365 {
+						if s.FListOptional[i362] == nil {
+							s.FListOptional[i362] = new(Optionals)
 						}
-						s.FListOptional[i421].FwGetV(r, p422, p422)
+						s.FListOptional[i362].FwGetV(r, p363, p363)
 					}
 					if !r.OK() {
 						break
 					}
 				}
 			}
-		} else {
-			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p425, n426, ok427 := r.Block(pos+58, pos, 8)
-			if ok427 {
-				s.FSet = fw.Resize(s.FSet, n426)
-				for i428 := range s.FSet {
-					s.FSet[i428] = int64(fw.U64(r.Data, p425+i428*8))
+			p366, n367, ok368 := r.Block(pos+58, pos, 8)
+			if ok368 {
+				s.FSet = fw.Resize(s.FSet, n367)
+				for i369 := range s.FSet {
+					s.FSet[i369] = int64(fw.U64(r.Data, p366+i369*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
-		} else {
-			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p429, n430, ok431 := r.Block(pos+62, pos, 4)
-			if ok431 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n430)
-				for i432 := range s.FSetStruct {
-					s.FSetStruct[i432].FwGetV(r, p429+i432*4, pos)
+			p370, n371, ok372 := r.Block(pos+62, pos, 4)
+			if ok372 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n371)
+				for i373 := range s.FSetStruct {
+					s.FSetStruct[i373].FwGetV(r, p370+i373*4, pos)
 					if !r.OK() {
 						break
 					}
 				}
 				s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 			}
-		} else {
-			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p433, n434, ok435 := r.Block(pos+66, pos, 8)
-			if ok435 {
-				s.FMap = fw.ClearMap(s.FMap, n434)
-				for i436 := 0; i436 < n434; i436++ {
-					var k437 int32
-					var v438 string
-					k437 = int32(fw.U32(r.Data, p433))
-					r.String(p433+4, pos, &v438)
+			p374, n375, ok376 := r.Block(pos+66, pos, 8)
+			if ok376 {
+				s.FMap = fw.ClearMap(s.FMap, n375)
+				for i377 := 0; i377 < n375; i377++ {
+					var k378 int32
+					var v379 string
+					k378 = int32(fw.U32(r.Data, p374))
+					r.String(p374+4, pos, &v379)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k437]; !dup {
-						s.FMap[k437] = v438
+					if _, dup := s.FMap[k378]; !dup {
+						s.FMap[k378] = v379
 					}
-					p433 += 8
+					p374 += 8
 				}
 			}
-		} else {
-			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p439, n440, ok441 := r.Block(pos+70, pos, 9)
-			if ok441 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n440)
-				for i442 := 0; i442 < n440; i442++ {
-					var k443 string
-					var v444 *float64
-					r.String(p439, pos, &k443)
-					p445, set446, ok447 := r.Optional(p439+4, pos, 8)
-					if !set446 {
-						v444 = nil
-					} else if ok447 {
-						if v444 == nil {
-							v444 = new(float64)
+			p380, n381, ok382 := r.Block(pos+70, pos, 9)
+			if ok382 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n381)
+				for i383 := 0; i383 < n381; i383++ {
+					var k384 string
+					var v385 *float64
+					r.String(p380, pos, &k384)
+					p386, set387, ok388 := r.Optional(p380+4, pos, 8)
+					if !set387 {
+						v385 = nil
+					} else if ok388 {
+						if v385 == nil {
+							v385 = new(float64)
 						}
-						(*v444) = fw.F64(r.Data, p445)
+						(*v385) = fw.F64(r.Data, p386)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k443]; !dup {
-						s.FMapOptional[k443] = v444
+					if _, dup := s.FMapOptional[k384]; !dup {
+						s.FMapOptional[k384] = v385
 					}
-					p439 += 9
+					p380 += 9
 				}
 			}
-		} else {
-			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p448, n449, ok450 := r.Block(pos+74, pos, 5)
-			if ok450 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n449)
-				for i451 := 0; i451 < n449; i451++ {
-					var k452 EnumByte
-					var v453 Optionals
-					k452 = EnumByte(r.Data[p448])
-					v453.FwGetV(r, p448+1, pos)
+			p389, n390, ok391 := r.Block(pos+74, pos, 5)
+			if ok391 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n390)
+				for i392 := 0; i392 < n390; i392++ {
+					var k393 EnumByte
+					var v394 Optionals
+					k393 = EnumByte(r.Data[p389])
+					v394.FwGetV(r, p389+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k452]; !dup {
-						s.FMapEnumKey[k452] = v453
+					if _, dup := s.FMapEnumKey[k393]; !dup {
+						s.FMapEnumKey[k393] = v394
 					}
-					p448 += 5
+					p389 += 5
 				}
 			}
-		} else {
-			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p454, n455, ok456 := r.Block(pos+78, pos, 20)
-			if ok456 {
-				s.FHash = fw.ClearMap(s.FHash, n455)
-				for i457 := 0; i457 < n455; i457++ {
-					var k458 fw.UUID
-					var v459 []byte
-					k458 = fw.UUIDAt(r.Data, p454)
-					r.Bytes(p454+16, pos, &v459)
+			p395, n396, ok397 := r.Block(pos+78, pos, 20)
+			if ok397 {
+				s.FHash = fw.ClearMap(s.FHash, n396)
+				for i398 := 0; i398 < n396; i398++ {
+					var k399 fw.UUID
+					var v400 []byte
+					k399 = fw.UUIDAt(r.Data, p395)
+					r.Bytes(p395+16, pos, &v400)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k458]; !dup {
-						s.FHash[k458] = v459
+					if _, dup := s.FHash[k399]; !dup {
+						s.FHash[k399] = v400
 					}
-					p454 += 20
+					p395 += 20
 				}
 			}
-		} else {
-			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p460, n461, ok462 := r.Block(pos+82, pos, 9)
-			if ok462 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n461)
-				for i463 := 0; i463 < n461; i463++ {
-					var k464 string
-					var v465 *Primitives
-					r.String(p460, pos, &k464)
-					p466, set467, ok468 := r.Optional(p460+4, pos, 4)
-					if !set467 {
-						v465 = nil
-					} else if ok468 {
-						if v465 == nil {
-							v465 = new(Primitives)
+			p401, n402, ok403 := r.Block(pos+82, pos, 9)
+			if ok403 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n402)
+				for i404 := 0; i404 < n402; i404++ {
+					var k405 string
+					var v406 *Primitives
+					r.String(p401, pos, &k405)
+					p407, set408, ok409 := r.Optional(p401+4, pos, 4)
+					if !set408 {
+						v406 = nil
+					} else if ok409 {
+						if v406 == nil {
+							v406 = new(Primitives)
 						}
-						v465.FwGetV(r, p466, p466)
+						v406.FwGetV(r, p407, p407)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k464]; !dup {
-						s.FHashOptional[k464] = v465
+					if _, dup := s.FHashOptional[k405]; !dup {
+						s.FHashOptional[k405] = v406
 					}
-					p460 += 9
+					p401 += 9
 				}
 			}
-		} else {
-			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p469, n470, ok471 := r.Block(pos+86, pos, 8)
-			if ok471 {
+			p410, n411, ok412 := r.Block(pos+86, pos, 8)
+			if ok412 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i472 := 0; i472 < n470; i472++ {
-					var k473 proto.Order
-					var v474 Optionals
-					k473.FwGetV(r, p469, pos)
-					v474.FwGetV(r, p469+4, pos)
+				for i413 := 0; i413 < n411; i413++ {
+					var k414 proto.Order
+					var v415 Optionals
+					k414.FwGetV(r, p410, pos)
+					v415.FwGetV(r, p410+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k473, Value: v474})
-					p469 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k414, Value: v415})
+					p410 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
-		} else {
-			s.FHashStructKey = d.FHashStructKey
 		}
 	}
 	r.Leave()
@@ -5093,1488 +4292,112 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVCollections verifies the Collections body the slot leads to (generated code).
 func FwVerifyVCollections(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 112 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 112) // records why
+	pos, stored, ok := r.Enter(slot, base, 112)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 90 {
-		for i475 := 0; i475 < 2 && left >= 0; i475++ {
-			if d[pos+20+i475*5] != 0 {
-				p476 := pos + int(fw.U32(d, pos+20+i475*5+1))
-				if p476 >= pos+20+i475*5+5 && p476 <= size-4 {
-					left -= 4
-					blk477 := p476 + int(fw.U32(d, p476))
-					if blk477 >= p476+4 && blk477 <= size-4 {
-						if n478 := int(fw.U32(d, blk477)); n478 <= size-blk477-4 {
-							left -= int64(4 + n478)
-						} else {
-							r.Left = left
-							r.Text(p476, p476)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(p476, p476)
-						left = r.Left
-					}
-				} else {
-					r.Left = left
-					r.Optional(pos+20+i475*5, pos, 4) // records why
-					left = r.Left
-				}
+	if 30 <= stored {
+		for i416 := 0; i416 < 2 && r.OK(); i416++ {
+			if p417, set, ok := r.Optional(pos+20+i416*5, pos, 4); set && ok {
+				r.Text(p417, p417)
 			}
 		}
-		for i479 := 0; i479 < 2 && left >= 0; i479++ {
-			{
-				slot, base := pos+30+i479*4, pos
-				pos := base + int(fw.U32(d, slot))
-				stored, typ := 0, uint32(0)
-				if pos >= slot+4 && pos <= size-8 {
-					h := d[pos : pos+8 : pos+8]
-					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-				}
-				if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
-					left -= int64(stored)
-					if stored >= 177 {
-						r.Left = left
-						fw.VCheckDecimal(r, pos+57)
-						left = r.Left
-						blk480 := pos + int(fw.U32(d, pos+73))
-						if blk480 >= pos+73+4 && blk480 <= size-4 {
-							if n481 := int(fw.U32(d, blk480)); n481 <= size-blk480-4 {
-								left -= int64(4 + n481)
-							} else {
-								r.Left = left
-								r.Text(pos+73, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+73, pos)
-							left = r.Left
-						}
-						blk482 := pos + int(fw.U32(d, pos+77))
-						if blk482 >= pos+77+4 && blk482 <= size-4 {
-							if n483 := int(fw.U32(d, blk482)); n483 <= size-blk482-4 {
-								left -= int64(4 + n483)
-							} else {
-								r.Left = left
-								r.Text(pos+77, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+77, pos)
-							left = r.Left
-						}
-						blk484 := pos + int(fw.U32(d, pos+169))
-						if blk484 >= pos+169+4 && blk484 <= size-4 {
-							if n485 := int(fw.U32(d, blk484)); n485 <= size-blk484-4 {
-								left -= int64(4 + n485)
-							} else {
-								r.Left = left
-								r.Text(pos+169, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+169, pos)
-							left = r.Left
-						}
-					} else {
-						if 73 <= stored {
-							r.Left = left
-							fw.VCheckDecimal(r, pos+57)
-							left = r.Left
-						}
-						if 77 <= stored {
-							blk486 := pos + int(fw.U32(d, pos+73))
-							if blk486 >= pos+73+4 && blk486 <= size-4 {
-								if n487 := int(fw.U32(d, blk486)); n487 <= size-blk486-4 {
-									left -= int64(4 + n487)
-								} else {
-									r.Left = left
-									r.Text(pos+73, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+73, pos)
-								left = r.Left
-							}
-						}
-						if 81 <= stored {
-							blk488 := pos + int(fw.U32(d, pos+77))
-							if blk488 >= pos+77+4 && blk488 <= size-4 {
-								if n489 := int(fw.U32(d, blk488)); n489 <= size-blk488-4 {
-									left -= int64(4 + n489)
-								} else {
-									r.Left = left
-									r.Text(pos+77, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+77, pos)
-								left = r.Left
-							}
-						}
-						if 173 <= stored {
-							blk490 := pos + int(fw.U32(d, pos+169))
-							if blk490 >= pos+169+4 && blk490 <= size-4 {
-								if n491 := int(fw.U32(d, blk490)); n491 <= size-blk490-4 {
-									left -= int64(4 + n491)
-								} else {
-									r.Left = left
-									r.Text(pos+169, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+169, pos)
-								left = r.Left
-							}
-						}
-					}
-				} else {
-					r.Left = left
-					r.Enter(slot, base, 110) // records why
-					left = r.Left
-				}
-			}
+	}
+	if 38 <= stored {
+		for i418 := 0; i418 < 2 && r.OK(); i418++ {
+			FwVerifyVPrimitives(r, pos+30+i418*4, pos)
 		}
-		r.Left = left
+	}
+	if 42 <= stored {
 		r.Block(pos+38, pos, 1)
-		left = r.Left
-		p492, n493, ok494 := 0, 0, false
-		blk495 := pos + int(fw.U32(d, pos+42))
-		if blk495 >= pos+42+4 && blk495 <= size-4 && int(fw.U32(d, blk495))*5 <= size-blk495-4 {
-			n493 = int(fw.U32(d, blk495))
-			p492 = blk495 + 4
-			left -= int64(4 + n493*5)
-			ok494 = left >= 0
-		} else {
-			r.Left = left
-			p492, n493, ok494 = r.Block(pos+42, pos, 5)
-			left = r.Left
-		}
-		if ok494 {
-			for i496 := 0; i496 < n493 && left >= 0; i496++ {
-				if d[p492+i496*5] != 0 {
-					p497 := pos + int(fw.U32(d, p492+i496*5+1))
-					if p497 >= p492+i496*5+5 && p497 <= size-1 {
-						left -= 1
-					} else {
-						r.Left = left
-						r.Optional(p492+i496*5, pos, 1) // records why
-						left = r.Left
-					}
-				}
+	}
+	if 46 <= stored {
+		if p419, n420, ok := r.Block(pos+42, pos, 5); ok {
+			for i421 := 0; i421 < n420 && r.OK(); i421++ {
+				r.Optional(p419+i421*5, pos, 1)
 			}
 		}
-		p498, n499, ok500 := 0, 0, false
-		blk501 := pos + int(fw.U32(d, pos+46))
-		if blk501 >= pos+46+4 && blk501 <= size-4 && int(fw.U32(d, blk501))*4 <= size-blk501-4 {
-			n499 = int(fw.U32(d, blk501))
-			p498 = blk501 + 4
-			left -= int64(4 + n499*4)
-			ok500 = left >= 0
-		} else {
-			r.Left = left
-			p498, n499, ok500 = r.Block(pos+46, pos, 4)
-			left = r.Left
-		}
-		if ok500 {
-			for i502 := 0; i502 < n499 && left >= 0; i502++ {
-				{
-					slot, base := p498+i502*4, pos
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 34 {
-							blk503 := pos + int(fw.U32(d, pos+12))
-							if blk503 >= pos+12+4 && blk503 <= size-4 {
-								if n504 := int(fw.U32(d, blk503)); n504 <= size-blk503-4 {
-									left -= int64(4 + n504)
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							if 16 <= stored {
-								blk505 := pos + int(fw.U32(d, pos+12))
-								if blk505 >= pos+12+4 && blk505 <= size-4 {
-									if n506 := int(fw.U32(d, blk505)); n506 <= size-blk505-4 {
-										left -= int64(4 + n506)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 1) // records why
-						left = r.Left
-					}
-				}
+	}
+	if 50 <= stored {
+		if p423, n424, ok := r.Block(pos+46, pos, 4); ok {
+			for i425 := 0; i425 < n424 && r.OK(); i425++ {
+				proto.FwVerifyVOrder(r, p423+i425*4, pos)
 			}
 		}
-		p507, n508, ok509 := 0, 0, false
-		blk510 := pos + int(fw.U32(d, pos+50))
-		if blk510 >= pos+50+4 && blk510 <= size-4 && int(fw.U32(d, blk510))*4 <= size-blk510-4 {
-			n508 = int(fw.U32(d, blk510))
-			p507 = blk510 + 4
-			left -= int64(4 + n508*4)
-			ok509 = left >= 0
-		} else {
-			r.Left = left
-			p507, n508, ok509 = r.Block(pos+50, pos, 4)
-			left = r.Left
-		}
-		if ok509 {
-			for i511 := 0; i511 < n508 && left >= 0; i511++ {
-				blk512 := pos + int(fw.U32(d, p507+i511*4))
-				if blk512 >= p507+i511*4+4 && blk512 <= size-4 {
-					if n513 := int(fw.U32(d, blk512)); n513 <= size-blk512-4 {
-						left -= int64(4 + n513)
-					} else {
-						r.Left = left
-						r.Text(p507+i511*4, pos)
-						left = r.Left
-					}
-				} else {
-					r.Left = left
-					r.Text(p507+i511*4, pos)
-					left = r.Left
-				}
+	}
+	if 54 <= stored {
+		if p426, n427, ok := r.Block(pos+50, pos, 4); ok {
+			for i428 := 0; i428 < n427 && r.OK(); i428++ {
+				r.Text(p426+i428*4, pos)
 			}
 		}
-		p514, n515, ok516 := 0, 0, false
-		blk517 := pos + int(fw.U32(d, pos+54))
-		if blk517 >= pos+54+4 && blk517 <= size-4 && int(fw.U32(d, blk517))*5 <= size-blk517-4 {
-			n515 = int(fw.U32(d, blk517))
-			p514 = blk517 + 4
-			left -= int64(4 + n515*5)
-			ok516 = left >= 0
-		} else {
-			r.Left = left
-			p514, n515, ok516 = r.Block(pos+54, pos, 5)
-			left = r.Left
-		}
-		if ok516 {
-			for i518 := 0; i518 < n515 && left >= 0; i518++ {
-				if d[p514+i518*5] != 0 {
-					p519 := pos + int(fw.U32(d, p514+i518*5+1))
-					if p519 >= p514+i518*5+5 && p519 <= size-4 {
-						left -= 4
-						r.Left = left
-						FwVerifyVOptionals(r, p519, p519)
-						left = r.Left
-					} else {
-						r.Left = left
-						r.Optional(p514+i518*5, pos, 4) // records why
-						left = r.Left
-					}
-				}
-			}
-		}
-		r.Left = left
-		r.Block(pos+58, pos, 8)
-		left = r.Left
-		p520, n521, ok522 := 0, 0, false
-		blk523 := pos + int(fw.U32(d, pos+62))
-		if blk523 >= pos+62+4 && blk523 <= size-4 && int(fw.U32(d, blk523))*4 <= size-blk523-4 {
-			n521 = int(fw.U32(d, blk523))
-			p520 = blk523 + 4
-			left -= int64(4 + n521*4)
-			ok522 = left >= 0
-		} else {
-			r.Left = left
-			p520, n521, ok522 = r.Block(pos+62, pos, 4)
-			left = r.Left
-		}
-		if ok522 {
-			for i524 := 0; i524 < n521 && left >= 0; i524++ {
-				{
-					slot, base := p520+i524*4, pos
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 20 {
-							blk525 := pos + int(fw.U32(d, pos+8))
-							if blk525 >= pos+8+4 && blk525 <= size-4 {
-								if n526 := int(fw.U32(d, blk525)); n526 <= size-blk525-4 {
-									left -= int64(4 + n526)
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						} else {
-							if 12 <= stored {
-								blk527 := pos + int(fw.U32(d, pos+8))
-								if blk527 >= pos+8+4 && blk527 <= size-4 {
-									if n528 := int(fw.U32(d, blk527)); n528 <= size-blk527-4 {
-										left -= int64(4 + n528)
-									} else {
-										r.Left = left
-										r.Text(pos+8, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 2) // records why
-						left = r.Left
-					}
-				}
-			}
-		}
-		p529, n530, ok531 := 0, 0, false
-		blk532 := pos + int(fw.U32(d, pos+66))
-		if blk532 >= pos+66+4 && blk532 <= size-4 && int(fw.U32(d, blk532))*8 <= size-blk532-4 {
-			n530 = int(fw.U32(d, blk532))
-			p529 = blk532 + 4
-			left -= int64(4 + n530*8)
-			ok531 = left >= 0
-		} else {
-			r.Left = left
-			p529, n530, ok531 = r.Block(pos+66, pos, 8)
-			left = r.Left
-		}
-		if ok531 {
-			for i533 := 0; i533 < n530 && left >= 0; i533++ {
-				blk534 := pos + int(fw.U32(d, p529+i533*8+4))
-				if blk534 >= p529+i533*8+4+4 && blk534 <= size-4 {
-					if n535 := int(fw.U32(d, blk534)); n535 <= size-blk534-4 {
-						left -= int64(4 + n535)
-					} else {
-						r.Left = left
-						r.Text(p529+i533*8+4, pos)
-						left = r.Left
-					}
-				} else {
-					r.Left = left
-					r.Text(p529+i533*8+4, pos)
-					left = r.Left
-				}
-			}
-		}
-		p536, n537, ok538 := 0, 0, false
-		blk539 := pos + int(fw.U32(d, pos+70))
-		if blk539 >= pos+70+4 && blk539 <= size-4 && int(fw.U32(d, blk539))*9 <= size-blk539-4 {
-			n537 = int(fw.U32(d, blk539))
-			p536 = blk539 + 4
-			left -= int64(4 + n537*9)
-			ok538 = left >= 0
-		} else {
-			r.Left = left
-			p536, n537, ok538 = r.Block(pos+70, pos, 9)
-			left = r.Left
-		}
-		if ok538 {
-			for i540 := 0; i540 < n537 && left >= 0; i540++ {
-				blk541 := pos + int(fw.U32(d, p536+i540*9))
-				if blk541 >= p536+i540*9+4 && blk541 <= size-4 {
-					if n542 := int(fw.U32(d, blk541)); n542 <= size-blk541-4 {
-						left -= int64(4 + n542)
-					} else {
-						r.Left = left
-						r.Text(p536+i540*9, pos)
-						left = r.Left
-					}
-				} else {
-					r.Left = left
-					r.Text(p536+i540*9, pos)
-					left = r.Left
-				}
-				if left >= 0 {
-					if d[p536+i540*9+4] != 0 {
-						p543 := pos + int(fw.U32(d, p536+i540*9+4+1))
-						if p543 >= p536+i540*9+4+5 && p543 <= size-8 {
-							left -= 8
-						} else {
-							r.Left = left
-							r.Optional(p536+i540*9+4, pos, 8) // records why
-							left = r.Left
-						}
-					}
-				}
-			}
-		}
-		p544, n545, ok546 := 0, 0, false
-		blk547 := pos + int(fw.U32(d, pos+74))
-		if blk547 >= pos+74+4 && blk547 <= size-4 && int(fw.U32(d, blk547))*5 <= size-blk547-4 {
-			n545 = int(fw.U32(d, blk547))
-			p544 = blk547 + 4
-			left -= int64(4 + n545*5)
-			ok546 = left >= 0
-		} else {
-			r.Left = left
-			p544, n545, ok546 = r.Block(pos+74, pos, 5)
-			left = r.Left
-		}
-		if ok546 {
-			for i548 := 0; i548 < n545 && left >= 0; i548++ {
-				r.Left = left
-				FwVerifyVOptionals(r, p544+i548*5+1, pos)
-				left = r.Left
-			}
-		}
-		p549, n550, ok551 := 0, 0, false
-		blk552 := pos + int(fw.U32(d, pos+78))
-		if blk552 >= pos+78+4 && blk552 <= size-4 && int(fw.U32(d, blk552))*20 <= size-blk552-4 {
-			n550 = int(fw.U32(d, blk552))
-			p549 = blk552 + 4
-			left -= int64(4 + n550*20)
-			ok551 = left >= 0
-		} else {
-			r.Left = left
-			p549, n550, ok551 = r.Block(pos+78, pos, 20)
-			left = r.Left
-		}
-		if ok551 {
-			for i553 := 0; i553 < n550 && left >= 0; i553++ {
-				blk554 := pos + int(fw.U32(d, p549+i553*20+16))
-				if blk554 >= p549+i553*20+16+4 && blk554 <= size-4 {
-					if n555 := int(fw.U32(d, blk554)); n555 <= size-blk554-4 {
-						left -= int64(4 + n555)
-					} else {
-						r.Left = left
-						r.Text(p549+i553*20+16, pos)
-						left = r.Left
-					}
-				} else {
-					r.Left = left
-					r.Text(p549+i553*20+16, pos)
-					left = r.Left
-				}
-			}
-		}
-		p556, n557, ok558 := 0, 0, false
-		blk559 := pos + int(fw.U32(d, pos+82))
-		if blk559 >= pos+82+4 && blk559 <= size-4 && int(fw.U32(d, blk559))*9 <= size-blk559-4 {
-			n557 = int(fw.U32(d, blk559))
-			p556 = blk559 + 4
-			left -= int64(4 + n557*9)
-			ok558 = left >= 0
-		} else {
-			r.Left = left
-			p556, n557, ok558 = r.Block(pos+82, pos, 9)
-			left = r.Left
-		}
-		if ok558 {
-			for i560 := 0; i560 < n557 && left >= 0; i560++ {
-				blk561 := pos + int(fw.U32(d, p556+i560*9))
-				if blk561 >= p556+i560*9+4 && blk561 <= size-4 {
-					if n562 := int(fw.U32(d, blk561)); n562 <= size-blk561-4 {
-						left -= int64(4 + n562)
-					} else {
-						r.Left = left
-						r.Text(p556+i560*9, pos)
-						left = r.Left
-					}
-				} else {
-					r.Left = left
-					r.Text(p556+i560*9, pos)
-					left = r.Left
-				}
-				if left >= 0 {
-					if d[p556+i560*9+4] != 0 {
-						p563 := pos + int(fw.U32(d, p556+i560*9+4+1))
-						if p563 >= p556+i560*9+4+5 && p563 <= size-4 {
-							left -= 4
-							{
-								slot, base := p563, p563
-								pos := base + int(fw.U32(d, slot))
-								stored, typ := 0, uint32(0)
-								if pos >= slot+4 && pos <= size-8 {
-									h := d[pos : pos+8 : pos+8]
-									stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-								}
-								if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
-									left -= int64(stored)
-									if stored >= 177 {
-										r.Left = left
-										fw.VCheckDecimal(r, pos+57)
-										left = r.Left
-										blk564 := pos + int(fw.U32(d, pos+73))
-										if blk564 >= pos+73+4 && blk564 <= size-4 {
-											if n565 := int(fw.U32(d, blk564)); n565 <= size-blk564-4 {
-												left -= int64(4 + n565)
-											} else {
-												r.Left = left
-												r.Text(pos+73, pos)
-												left = r.Left
-											}
-										} else {
-											r.Left = left
-											r.Text(pos+73, pos)
-											left = r.Left
-										}
-										blk566 := pos + int(fw.U32(d, pos+77))
-										if blk566 >= pos+77+4 && blk566 <= size-4 {
-											if n567 := int(fw.U32(d, blk566)); n567 <= size-blk566-4 {
-												left -= int64(4 + n567)
-											} else {
-												r.Left = left
-												r.Text(pos+77, pos)
-												left = r.Left
-											}
-										} else {
-											r.Left = left
-											r.Text(pos+77, pos)
-											left = r.Left
-										}
-										blk568 := pos + int(fw.U32(d, pos+169))
-										if blk568 >= pos+169+4 && blk568 <= size-4 {
-											if n569 := int(fw.U32(d, blk568)); n569 <= size-blk568-4 {
-												left -= int64(4 + n569)
-											} else {
-												r.Left = left
-												r.Text(pos+169, pos)
-												left = r.Left
-											}
-										} else {
-											r.Left = left
-											r.Text(pos+169, pos)
-											left = r.Left
-										}
-									} else {
-										if 73 <= stored {
-											r.Left = left
-											fw.VCheckDecimal(r, pos+57)
-											left = r.Left
-										}
-										if 77 <= stored {
-											blk570 := pos + int(fw.U32(d, pos+73))
-											if blk570 >= pos+73+4 && blk570 <= size-4 {
-												if n571 := int(fw.U32(d, blk570)); n571 <= size-blk570-4 {
-													left -= int64(4 + n571)
-												} else {
-													r.Left = left
-													r.Text(pos+73, pos)
-													left = r.Left
-												}
-											} else {
-												r.Left = left
-												r.Text(pos+73, pos)
-												left = r.Left
-											}
-										}
-										if 81 <= stored {
-											blk572 := pos + int(fw.U32(d, pos+77))
-											if blk572 >= pos+77+4 && blk572 <= size-4 {
-												if n573 := int(fw.U32(d, blk572)); n573 <= size-blk572-4 {
-													left -= int64(4 + n573)
-												} else {
-													r.Left = left
-													r.Text(pos+77, pos)
-													left = r.Left
-												}
-											} else {
-												r.Left = left
-												r.Text(pos+77, pos)
-												left = r.Left
-											}
-										}
-										if 173 <= stored {
-											blk574 := pos + int(fw.U32(d, pos+169))
-											if blk574 >= pos+169+4 && blk574 <= size-4 {
-												if n575 := int(fw.U32(d, blk574)); n575 <= size-blk574-4 {
-													left -= int64(4 + n575)
-												} else {
-													r.Left = left
-													r.Text(pos+169, pos)
-													left = r.Left
-												}
-											} else {
-												r.Left = left
-												r.Text(pos+169, pos)
-												left = r.Left
-											}
-										}
-									}
-								} else {
-									r.Left = left
-									r.Enter(slot, base, 110) // records why
-									left = r.Left
-								}
-							}
-						} else {
-							r.Left = left
-							r.Optional(p556+i560*9+4, pos, 4) // records why
-							left = r.Left
-						}
-					}
-				}
-			}
-		}
-		p576, n577, ok578 := 0, 0, false
-		blk579 := pos + int(fw.U32(d, pos+86))
-		if blk579 >= pos+86+4 && blk579 <= size-4 && int(fw.U32(d, blk579))*8 <= size-blk579-4 {
-			n577 = int(fw.U32(d, blk579))
-			p576 = blk579 + 4
-			left -= int64(4 + n577*8)
-			ok578 = left >= 0
-		} else {
-			r.Left = left
-			p576, n577, ok578 = r.Block(pos+86, pos, 8)
-			left = r.Left
-		}
-		if ok578 {
-			for i580 := 0; i580 < n577 && left >= 0; i580++ {
-				{
-					slot, base := p576+i580*8, pos
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 34 {
-							blk581 := pos + int(fw.U32(d, pos+12))
-							if blk581 >= pos+12+4 && blk581 <= size-4 {
-								if n582 := int(fw.U32(d, blk581)); n582 <= size-blk581-4 {
-									left -= int64(4 + n582)
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							if 16 <= stored {
-								blk583 := pos + int(fw.U32(d, pos+12))
-								if blk583 >= pos+12+4 && blk583 <= size-4 {
-									if n584 := int(fw.U32(d, blk583)); n584 <= size-blk583-4 {
-										left -= int64(4 + n584)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 1) // records why
-						left = r.Left
-					}
-				}
-				if left >= 0 {
-					r.Left = left
-					FwVerifyVOptionals(r, p576+i580*8+4, pos)
-					left = r.Left
-				}
-			}
-		}
-	} else {
-		if 30 <= stored {
-			for i585 := 0; i585 < 2 && left >= 0; i585++ {
-				if d[pos+20+i585*5] != 0 {
-					p586 := pos + int(fw.U32(d, pos+20+i585*5+1))
-					if p586 >= pos+20+i585*5+5 && p586 <= size-4 {
-						left -= 4
-						blk587 := p586 + int(fw.U32(d, p586))
-						if blk587 >= p586+4 && blk587 <= size-4 {
-							if n588 := int(fw.U32(d, blk587)); n588 <= size-blk587-4 {
-								left -= int64(4 + n588)
-							} else {
-								r.Left = left
-								r.Text(p586, p586)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(p586, p586)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Optional(pos+20+i585*5, pos, 4) // records why
-						left = r.Left
-					}
-				}
-			}
-		}
-		if 38 <= stored {
-			for i589 := 0; i589 < 2 && left >= 0; i589++ {
-				{
-					slot, base := pos+30+i589*4, pos
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 177 {
-							r.Left = left
-							fw.VCheckDecimal(r, pos+57)
-							left = r.Left
-							blk590 := pos + int(fw.U32(d, pos+73))
-							if blk590 >= pos+73+4 && blk590 <= size-4 {
-								if n591 := int(fw.U32(d, blk590)); n591 <= size-blk590-4 {
-									left -= int64(4 + n591)
-								} else {
-									r.Left = left
-									r.Text(pos+73, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+73, pos)
-								left = r.Left
-							}
-							blk592 := pos + int(fw.U32(d, pos+77))
-							if blk592 >= pos+77+4 && blk592 <= size-4 {
-								if n593 := int(fw.U32(d, blk592)); n593 <= size-blk592-4 {
-									left -= int64(4 + n593)
-								} else {
-									r.Left = left
-									r.Text(pos+77, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+77, pos)
-								left = r.Left
-							}
-							blk594 := pos + int(fw.U32(d, pos+169))
-							if blk594 >= pos+169+4 && blk594 <= size-4 {
-								if n595 := int(fw.U32(d, blk594)); n595 <= size-blk594-4 {
-									left -= int64(4 + n595)
-								} else {
-									r.Left = left
-									r.Text(pos+169, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+169, pos)
-								left = r.Left
-							}
-						} else {
-							if 73 <= stored {
-								r.Left = left
-								fw.VCheckDecimal(r, pos+57)
-								left = r.Left
-							}
-							if 77 <= stored {
-								blk596 := pos + int(fw.U32(d, pos+73))
-								if blk596 >= pos+73+4 && blk596 <= size-4 {
-									if n597 := int(fw.U32(d, blk596)); n597 <= size-blk596-4 {
-										left -= int64(4 + n597)
-									} else {
-										r.Left = left
-										r.Text(pos+73, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+73, pos)
-									left = r.Left
-								}
-							}
-							if 81 <= stored {
-								blk598 := pos + int(fw.U32(d, pos+77))
-								if blk598 >= pos+77+4 && blk598 <= size-4 {
-									if n599 := int(fw.U32(d, blk598)); n599 <= size-blk598-4 {
-										left -= int64(4 + n599)
-									} else {
-										r.Left = left
-										r.Text(pos+77, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+77, pos)
-									left = r.Left
-								}
-							}
-							if 173 <= stored {
-								blk600 := pos + int(fw.U32(d, pos+169))
-								if blk600 >= pos+169+4 && blk600 <= size-4 {
-									if n601 := int(fw.U32(d, blk600)); n601 <= size-blk600-4 {
-										left -= int64(4 + n601)
-									} else {
-										r.Left = left
-										r.Text(pos+169, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+169, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 110) // records why
-						left = r.Left
-					}
-				}
-			}
-		}
-		if 42 <= stored {
-			r.Left = left
-			r.Block(pos+38, pos, 1)
-			left = r.Left
-		}
-		if 46 <= stored {
-			p602, n603, ok604 := 0, 0, false
-			blk605 := pos + int(fw.U32(d, pos+42))
-			if blk605 >= pos+42+4 && blk605 <= size-4 && int(fw.U32(d, blk605))*5 <= size-blk605-4 {
-				n603 = int(fw.U32(d, blk605))
-				p602 = blk605 + 4
-				left -= int64(4 + n603*5)
-				ok604 = left >= 0
-			} else {
-				r.Left = left
-				p602, n603, ok604 = r.Block(pos+42, pos, 5)
-				left = r.Left
-			}
-			if ok604 {
-				for i606 := 0; i606 < n603 && left >= 0; i606++ {
-					if d[p602+i606*5] != 0 {
-						p607 := pos + int(fw.U32(d, p602+i606*5+1))
-						if p607 >= p602+i606*5+5 && p607 <= size-1 {
-							left -= 1
-						} else {
-							r.Left = left
-							r.Optional(p602+i606*5, pos, 1) // records why
-							left = r.Left
-						}
-					}
-				}
-			}
-		}
-		if 50 <= stored {
-			p608, n609, ok610 := 0, 0, false
-			blk611 := pos + int(fw.U32(d, pos+46))
-			if blk611 >= pos+46+4 && blk611 <= size-4 && int(fw.U32(d, blk611))*4 <= size-blk611-4 {
-				n609 = int(fw.U32(d, blk611))
-				p608 = blk611 + 4
-				left -= int64(4 + n609*4)
-				ok610 = left >= 0
-			} else {
-				r.Left = left
-				p608, n609, ok610 = r.Block(pos+46, pos, 4)
-				left = r.Left
-			}
-			if ok610 {
-				for i612 := 0; i612 < n609 && left >= 0; i612++ {
-					{
-						slot, base := p608+i612*4, pos
-						pos := base + int(fw.U32(d, slot))
-						stored, typ := 0, uint32(0)
-						if pos >= slot+4 && pos <= size-8 {
-							h := d[pos : pos+8 : pos+8]
-							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-						}
-						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-							left -= int64(stored)
-							if stored >= 34 {
-								blk613 := pos + int(fw.U32(d, pos+12))
-								if blk613 >= pos+12+4 && blk613 <= size-4 {
-									if n614 := int(fw.U32(d, blk613)); n614 <= size-blk613-4 {
-										left -= int64(4 + n614)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								if 16 <= stored {
-									blk615 := pos + int(fw.U32(d, pos+12))
-									if blk615 >= pos+12+4 && blk615 <= size-4 {
-										if n616 := int(fw.U32(d, blk615)); n616 <= size-blk615-4 {
-											left -= int64(4 + n616)
-										} else {
-											r.Left = left
-											r.Text(pos+12, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								}
-							}
-						} else {
-							r.Left = left
-							r.Enter(slot, base, 1) // records why
-							left = r.Left
-						}
-					}
-				}
-			}
-		}
-		if 54 <= stored {
-			p617, n618, ok619 := 0, 0, false
-			blk620 := pos + int(fw.U32(d, pos+50))
-			if blk620 >= pos+50+4 && blk620 <= size-4 && int(fw.U32(d, blk620))*4 <= size-blk620-4 {
-				n618 = int(fw.U32(d, blk620))
-				p617 = blk620 + 4
-				left -= int64(4 + n618*4)
-				ok619 = left >= 0
-			} else {
-				r.Left = left
-				p617, n618, ok619 = r.Block(pos+50, pos, 4)
-				left = r.Left
-			}
-			if ok619 {
-				for i621 := 0; i621 < n618 && left >= 0; i621++ {
-					blk622 := pos + int(fw.U32(d, p617+i621*4))
-					if blk622 >= p617+i621*4+4 && blk622 <= size-4 {
-						if n623 := int(fw.U32(d, blk622)); n623 <= size-blk622-4 {
-							left -= int64(4 + n623)
-						} else {
-							r.Left = left
-							r.Text(p617+i621*4, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(p617+i621*4, pos)
-						left = r.Left
-					}
-				}
-			}
-		}
-		if 58 <= stored {
-			p624, n625, ok626 := 0, 0, false
-			blk627 := pos + int(fw.U32(d, pos+54))
-			if blk627 >= pos+54+4 && blk627 <= size-4 && int(fw.U32(d, blk627))*5 <= size-blk627-4 {
-				n625 = int(fw.U32(d, blk627))
-				p624 = blk627 + 4
-				left -= int64(4 + n625*5)
-				ok626 = left >= 0
-			} else {
-				r.Left = left
-				p624, n625, ok626 = r.Block(pos+54, pos, 5)
-				left = r.Left
-			}
-			if ok626 {
-				for i628 := 0; i628 < n625 && left >= 0; i628++ {
-					if d[p624+i628*5] != 0 {
-						p629 := pos + int(fw.U32(d, p624+i628*5+1))
-						if p629 >= p624+i628*5+5 && p629 <= size-4 {
-							left -= 4
-							r.Left = left
-							FwVerifyVOptionals(r, p629, p629)
-							left = r.Left
-						} else {
-							r.Left = left
-							r.Optional(p624+i628*5, pos, 4) // records why
-							left = r.Left
-						}
-					}
-				}
-			}
-		}
-		if 62 <= stored {
-			r.Left = left
-			r.Block(pos+58, pos, 8)
-			left = r.Left
-		}
-		if 66 <= stored {
-			p630, n631, ok632 := 0, 0, false
-			blk633 := pos + int(fw.U32(d, pos+62))
-			if blk633 >= pos+62+4 && blk633 <= size-4 && int(fw.U32(d, blk633))*4 <= size-blk633-4 {
-				n631 = int(fw.U32(d, blk633))
-				p630 = blk633 + 4
-				left -= int64(4 + n631*4)
-				ok632 = left >= 0
-			} else {
-				r.Left = left
-				p630, n631, ok632 = r.Block(pos+62, pos, 4)
-				left = r.Left
-			}
-			if ok632 {
-				for i634 := 0; i634 < n631 && left >= 0; i634++ {
-					{
-						slot, base := p630+i634*4, pos
-						pos := base + int(fw.U32(d, slot))
-						stored, typ := 0, uint32(0)
-						if pos >= slot+4 && pos <= size-8 {
-							h := d[pos : pos+8 : pos+8]
-							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-						}
-						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-							left -= int64(stored)
-							if stored >= 20 {
-								blk635 := pos + int(fw.U32(d, pos+8))
-								if blk635 >= pos+8+4 && blk635 <= size-4 {
-									if n636 := int(fw.U32(d, blk635)); n636 <= size-blk635-4 {
-										left -= int64(4 + n636)
-									} else {
-										r.Left = left
-										r.Text(pos+8, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							} else {
-								if 12 <= stored {
-									blk637 := pos + int(fw.U32(d, pos+8))
-									if blk637 >= pos+8+4 && blk637 <= size-4 {
-										if n638 := int(fw.U32(d, blk637)); n638 <= size-blk637-4 {
-											left -= int64(4 + n638)
-										} else {
-											r.Left = left
-											r.Text(pos+8, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+8, pos)
-										left = r.Left
-									}
-								}
-							}
-						} else {
-							r.Left = left
-							r.Enter(slot, base, 2) // records why
-							left = r.Left
-						}
-					}
-				}
-			}
-		}
-		if 70 <= stored {
-			p639, n640, ok641 := 0, 0, false
-			blk642 := pos + int(fw.U32(d, pos+66))
-			if blk642 >= pos+66+4 && blk642 <= size-4 && int(fw.U32(d, blk642))*8 <= size-blk642-4 {
-				n640 = int(fw.U32(d, blk642))
-				p639 = blk642 + 4
-				left -= int64(4 + n640*8)
-				ok641 = left >= 0
-			} else {
-				r.Left = left
-				p639, n640, ok641 = r.Block(pos+66, pos, 8)
-				left = r.Left
-			}
-			if ok641 {
-				for i643 := 0; i643 < n640 && left >= 0; i643++ {
-					blk644 := pos + int(fw.U32(d, p639+i643*8+4))
-					if blk644 >= p639+i643*8+4+4 && blk644 <= size-4 {
-						if n645 := int(fw.U32(d, blk644)); n645 <= size-blk644-4 {
-							left -= int64(4 + n645)
-						} else {
-							r.Left = left
-							r.Text(p639+i643*8+4, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(p639+i643*8+4, pos)
-						left = r.Left
-					}
-				}
-			}
-		}
-		if 74 <= stored {
-			p646, n647, ok648 := 0, 0, false
-			blk649 := pos + int(fw.U32(d, pos+70))
-			if blk649 >= pos+70+4 && blk649 <= size-4 && int(fw.U32(d, blk649))*9 <= size-blk649-4 {
-				n647 = int(fw.U32(d, blk649))
-				p646 = blk649 + 4
-				left -= int64(4 + n647*9)
-				ok648 = left >= 0
-			} else {
-				r.Left = left
-				p646, n647, ok648 = r.Block(pos+70, pos, 9)
-				left = r.Left
-			}
-			if ok648 {
-				for i650 := 0; i650 < n647 && left >= 0; i650++ {
-					blk651 := pos + int(fw.U32(d, p646+i650*9))
-					if blk651 >= p646+i650*9+4 && blk651 <= size-4 {
-						if n652 := int(fw.U32(d, blk651)); n652 <= size-blk651-4 {
-							left -= int64(4 + n652)
-						} else {
-							r.Left = left
-							r.Text(p646+i650*9, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(p646+i650*9, pos)
-						left = r.Left
-					}
-					if left >= 0 {
-						if d[p646+i650*9+4] != 0 {
-							p653 := pos + int(fw.U32(d, p646+i650*9+4+1))
-							if p653 >= p646+i650*9+4+5 && p653 <= size-8 {
-								left -= 8
-							} else {
-								r.Left = left
-								r.Optional(p646+i650*9+4, pos, 8) // records why
-								left = r.Left
-							}
-						}
-					}
-				}
-			}
-		}
-		if 78 <= stored {
-			p654, n655, ok656 := 0, 0, false
-			blk657 := pos + int(fw.U32(d, pos+74))
-			if blk657 >= pos+74+4 && blk657 <= size-4 && int(fw.U32(d, blk657))*5 <= size-blk657-4 {
-				n655 = int(fw.U32(d, blk657))
-				p654 = blk657 + 4
-				left -= int64(4 + n655*5)
-				ok656 = left >= 0
-			} else {
-				r.Left = left
-				p654, n655, ok656 = r.Block(pos+74, pos, 5)
-				left = r.Left
-			}
-			if ok656 {
-				for i658 := 0; i658 < n655 && left >= 0; i658++ {
-					r.Left = left
-					FwVerifyVOptionals(r, p654+i658*5+1, pos)
-					left = r.Left
-				}
-			}
-		}
-		if 82 <= stored {
-			p659, n660, ok661 := 0, 0, false
-			blk662 := pos + int(fw.U32(d, pos+78))
-			if blk662 >= pos+78+4 && blk662 <= size-4 && int(fw.U32(d, blk662))*20 <= size-blk662-4 {
-				n660 = int(fw.U32(d, blk662))
-				p659 = blk662 + 4
-				left -= int64(4 + n660*20)
-				ok661 = left >= 0
-			} else {
-				r.Left = left
-				p659, n660, ok661 = r.Block(pos+78, pos, 20)
-				left = r.Left
-			}
-			if ok661 {
-				for i663 := 0; i663 < n660 && left >= 0; i663++ {
-					blk664 := pos + int(fw.U32(d, p659+i663*20+16))
-					if blk664 >= p659+i663*20+16+4 && blk664 <= size-4 {
-						if n665 := int(fw.U32(d, blk664)); n665 <= size-blk664-4 {
-							left -= int64(4 + n665)
-						} else {
-							r.Left = left
-							r.Text(p659+i663*20+16, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(p659+i663*20+16, pos)
-						left = r.Left
-					}
-				}
-			}
-		}
-		if 86 <= stored {
-			p666, n667, ok668 := 0, 0, false
-			blk669 := pos + int(fw.U32(d, pos+82))
-			if blk669 >= pos+82+4 && blk669 <= size-4 && int(fw.U32(d, blk669))*9 <= size-blk669-4 {
-				n667 = int(fw.U32(d, blk669))
-				p666 = blk669 + 4
-				left -= int64(4 + n667*9)
-				ok668 = left >= 0
-			} else {
-				r.Left = left
-				p666, n667, ok668 = r.Block(pos+82, pos, 9)
-				left = r.Left
-			}
-			if ok668 {
-				for i670 := 0; i670 < n667 && left >= 0; i670++ {
-					blk671 := pos + int(fw.U32(d, p666+i670*9))
-					if blk671 >= p666+i670*9+4 && blk671 <= size-4 {
-						if n672 := int(fw.U32(d, blk671)); n672 <= size-blk671-4 {
-							left -= int64(4 + n672)
-						} else {
-							r.Left = left
-							r.Text(p666+i670*9, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(p666+i670*9, pos)
-						left = r.Left
-					}
-					if left >= 0 {
-						if d[p666+i670*9+4] != 0 {
-							p673 := pos + int(fw.U32(d, p666+i670*9+4+1))
-							if p673 >= p666+i670*9+4+5 && p673 <= size-4 {
-								left -= 4
-								{
-									slot, base := p673, p673
-									pos := base + int(fw.U32(d, slot))
-									stored, typ := 0, uint32(0)
-									if pos >= slot+4 && pos <= size-8 {
-										h := d[pos : pos+8 : pos+8]
-										stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-									}
-									if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
-										left -= int64(stored)
-										if stored >= 177 {
-											r.Left = left
-											fw.VCheckDecimal(r, pos+57)
-											left = r.Left
-											blk674 := pos + int(fw.U32(d, pos+73))
-											if blk674 >= pos+73+4 && blk674 <= size-4 {
-												if n675 := int(fw.U32(d, blk674)); n675 <= size-blk674-4 {
-													left -= int64(4 + n675)
-												} else {
-													r.Left = left
-													r.Text(pos+73, pos)
-													left = r.Left
-												}
-											} else {
-												r.Left = left
-												r.Text(pos+73, pos)
-												left = r.Left
-											}
-											blk676 := pos + int(fw.U32(d, pos+77))
-											if blk676 >= pos+77+4 && blk676 <= size-4 {
-												if n677 := int(fw.U32(d, blk676)); n677 <= size-blk676-4 {
-													left -= int64(4 + n677)
-												} else {
-													r.Left = left
-													r.Text(pos+77, pos)
-													left = r.Left
-												}
-											} else {
-												r.Left = left
-												r.Text(pos+77, pos)
-												left = r.Left
-											}
-											blk678 := pos + int(fw.U32(d, pos+169))
-											if blk678 >= pos+169+4 && blk678 <= size-4 {
-												if n679 := int(fw.U32(d, blk678)); n679 <= size-blk678-4 {
-													left -= int64(4 + n679)
-												} else {
-													r.Left = left
-													r.Text(pos+169, pos)
-													left = r.Left
-												}
-											} else {
-												r.Left = left
-												r.Text(pos+169, pos)
-												left = r.Left
-											}
-										} else {
-											if 73 <= stored {
-												r.Left = left
-												fw.VCheckDecimal(r, pos+57)
-												left = r.Left
-											}
-											if 77 <= stored {
-												blk680 := pos + int(fw.U32(d, pos+73))
-												if blk680 >= pos+73+4 && blk680 <= size-4 {
-													if n681 := int(fw.U32(d, blk680)); n681 <= size-blk680-4 {
-														left -= int64(4 + n681)
-													} else {
-														r.Left = left
-														r.Text(pos+73, pos)
-														left = r.Left
-													}
-												} else {
-													r.Left = left
-													r.Text(pos+73, pos)
-													left = r.Left
-												}
-											}
-											if 81 <= stored {
-												blk682 := pos + int(fw.U32(d, pos+77))
-												if blk682 >= pos+77+4 && blk682 <= size-4 {
-													if n683 := int(fw.U32(d, blk682)); n683 <= size-blk682-4 {
-														left -= int64(4 + n683)
-													} else {
-														r.Left = left
-														r.Text(pos+77, pos)
-														left = r.Left
-													}
-												} else {
-													r.Left = left
-													r.Text(pos+77, pos)
-													left = r.Left
-												}
-											}
-											if 173 <= stored {
-												blk684 := pos + int(fw.U32(d, pos+169))
-												if blk684 >= pos+169+4 && blk684 <= size-4 {
-													if n685 := int(fw.U32(d, blk684)); n685 <= size-blk684-4 {
-														left -= int64(4 + n685)
-													} else {
-														r.Left = left
-														r.Text(pos+169, pos)
-														left = r.Left
-													}
-												} else {
-													r.Left = left
-													r.Text(pos+169, pos)
-													left = r.Left
-												}
-											}
-										}
-									} else {
-										r.Left = left
-										r.Enter(slot, base, 110) // records why
-										left = r.Left
-									}
-								}
-							} else {
-								r.Left = left
-								r.Optional(p666+i670*9+4, pos, 4) // records why
-								left = r.Left
-							}
-						}
-					}
-				}
-			}
-		}
-		if 90 <= stored {
-			p686, n687, ok688 := 0, 0, false
-			blk689 := pos + int(fw.U32(d, pos+86))
-			if blk689 >= pos+86+4 && blk689 <= size-4 && int(fw.U32(d, blk689))*8 <= size-blk689-4 {
-				n687 = int(fw.U32(d, blk689))
-				p686 = blk689 + 4
-				left -= int64(4 + n687*8)
-				ok688 = left >= 0
-			} else {
-				r.Left = left
-				p686, n687, ok688 = r.Block(pos+86, pos, 8)
-				left = r.Left
-			}
-			if ok688 {
-				for i690 := 0; i690 < n687 && left >= 0; i690++ {
-					{
-						slot, base := p686+i690*8, pos
-						pos := base + int(fw.U32(d, slot))
-						stored, typ := 0, uint32(0)
-						if pos >= slot+4 && pos <= size-8 {
-							h := d[pos : pos+8 : pos+8]
-							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-						}
-						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-							left -= int64(stored)
-							if stored >= 34 {
-								blk691 := pos + int(fw.U32(d, pos+12))
-								if blk691 >= pos+12+4 && blk691 <= size-4 {
-									if n692 := int(fw.U32(d, blk691)); n692 <= size-blk691-4 {
-										left -= int64(4 + n692)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								if 16 <= stored {
-									blk693 := pos + int(fw.U32(d, pos+12))
-									if blk693 >= pos+12+4 && blk693 <= size-4 {
-										if n694 := int(fw.U32(d, blk693)); n694 <= size-blk693-4 {
-											left -= int64(4 + n694)
-										} else {
-											r.Left = left
-											r.Text(pos+12, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								}
-							}
-						} else {
-							r.Left = left
-							r.Enter(slot, base, 1) // records why
-							left = r.Left
-						}
-					}
-					if left >= 0 {
-						r.Left = left
-						FwVerifyVOptionals(r, p686+i690*8+4, pos)
-						left = r.Left
-					}
+	}
+	if 58 <= stored {
+		if p429, n430, ok := r.Block(pos+54, pos, 5); ok {
+			for i431 := 0; i431 < n430 && r.OK(); i431++ {
+				if p432, set, ok := r.Optional(p429+i431*5, pos, 4); set && ok {
+					FwVerifyVOptionals(r, p432, p432)
 				}
 			}
 		}
 	}
-	r.Left = left
+	if 62 <= stored {
+		r.Block(pos+58, pos, 8)
+	}
+	if 66 <= stored {
+		if p433, n434, ok := r.Block(pos+62, pos, 4); ok {
+			for i435 := 0; i435 < n434 && r.OK(); i435++ {
+				proto.FwVerifyVBalance(r, p433+i435*4, pos)
+			}
+		}
+	}
+	if 70 <= stored {
+		if p436, n437, ok := r.Block(pos+66, pos, 8); ok {
+			for i438 := 0; i438 < n437 && r.OK(); i438++ {
+				r.Text(p436+i438*8+4, pos)
+			}
+		}
+	}
+	if 74 <= stored {
+		if p439, n440, ok := r.Block(pos+70, pos, 9); ok {
+			for i441 := 0; i441 < n440 && r.OK(); i441++ {
+				r.Text(p439+i441*9, pos)
+				r.Optional(p439+i441*9+4, pos, 8)
+			}
+		}
+	}
+	if 78 <= stored {
+		if p443, n444, ok := r.Block(pos+74, pos, 5); ok {
+			for i445 := 0; i445 < n444 && r.OK(); i445++ {
+				FwVerifyVOptionals(r, p443+i445*5+1, pos)
+			}
+		}
+	}
+	if 82 <= stored {
+		if p446, n447, ok := r.Block(pos+78, pos, 20); ok {
+			for i448 := 0; i448 < n447 && r.OK(); i448++ {
+				r.Text(p446+i448*20+16, pos)
+			}
+		}
+	}
+	if 86 <= stored {
+		if p449, n450, ok := r.Block(pos+82, pos, 9); ok {
+			for i451 := 0; i451 < n450 && r.OK(); i451++ {
+				r.Text(p449+i451*9, pos)
+				if p452, set, ok := r.Optional(p449+i451*9+4, pos, 4); set && ok {
+					FwVerifyVPrimitives(r, p452, p452)
+				}
+			}
+		}
+	}
+	if 90 <= stored {
+		if p453, n454, ok := r.Block(pos+86, pos, 8); ok {
+			for i455 := 0; i455 < n454 && r.OK(); i455++ {
+				proto.FwVerifyVOrder(r, p453+i455*8, pos)
+				FwVerifyVOptionals(r, p453+i455*8+4, pos)
+			}
+		}
+	}
 	r.Leave()
 }
 
@@ -6621,100 +4444,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i695 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i695]))
+	for i456 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i456]))
 	}
-	for i696 := range s.FArrayOptional {
-		if s.FArrayOptional[i696] == nil {
+	for i457 := range s.FArrayOptional {
+		if s.FArrayOptional[i457] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i696]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i457]))
 		}
 	}
-	for i697 := range s.FArrayStruct {
-		b = s.FArrayStruct[i697].FwPutF(b)
+	for i458 := range s.FArrayStruct {
+		b = s.FArrayStruct[i458].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i698 := range s.FVectorOptional {
-		if s.FVectorOptional[i698] == nil {
+	for i459 := range s.FVectorOptional {
+		if s.FVectorOptional[i459] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i698])))
+			b = append(b, byte((*s.FVectorOptional[i459])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i699 := range s.FVectorStruct {
-		b = s.FVectorStruct[i699].FwPutF(b)
+	for i460 := range s.FVectorStruct {
+		b = s.FVectorStruct[i460].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i700 := range s.FList {
-		b = fw.AppendString(b, s.FList[i700])
+	for i461 := range s.FList {
+		b = fw.AppendString(b, s.FList[i461])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i701 := range s.FListOptional {
-		if s.FListOptional[i701] == nil {
+	for i462 := range s.FListOptional {
+		if s.FListOptional[i462] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i701].FwPutF(b)
+			b = s.FListOptional[i462].FwPutF(b)
 		}
 	}
-	set702 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set702)))
-	for i703 := range set702 {
-		b = fw.AppendU64(b, uint64(set702[i703]))
+	set463 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set463)))
+	for i464 := range set463 {
+		b = fw.AppendU64(b, uint64(set463[i464]))
 	}
-	set704 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set704)))
-	for i705 := range set704 {
-		b = set704[i705].FwPutF(b)
+	set465 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set465)))
+	for i466 := range set465 {
+		b = set465[i466].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k706 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v707 := s.FMap[k706]
-		b = fw.AppendU32(b, uint32(k706))
-		b = fw.AppendString(b, v707)
+	for _, k467 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v468 := s.FMap[k467]
+		b = fw.AppendU32(b, uint32(k467))
+		b = fw.AppendString(b, v468)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k708 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v709 := s.FMapOptional[k708]
-		b = fw.AppendString(b, k708)
-		if v709 == nil {
+	for _, k469 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v470 := s.FMapOptional[k469]
+		b = fw.AppendString(b, k469)
+		if v470 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v709)))
+			b = fw.AppendF64(b, float64((*v470)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k710 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v711 := s.FMapEnumKey[k710]
-		b = append(b, byte(k710))
-		b = v711.FwPutF(b)
+	for _, k471 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v472 := s.FMapEnumKey[k471]
+		b = append(b, byte(k471))
+		b = v472.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k712, v713 := range s.FHash {
-		b = append(b, k712[:]...)
-		b = fw.AppendBytes(b, v713)
+	for k473, v474 := range s.FHash {
+		b = append(b, k473[:]...)
+		b = fw.AppendBytes(b, v474)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k714, v715 := range s.FHashOptional {
-		b = fw.AppendString(b, k714)
-		if v715 == nil {
+	for k475, v476 := range s.FHashOptional {
+		b = fw.AppendString(b, k475)
+		if v476 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v715.FwPutF(b)
+			b = v476.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i716 := range s.FHashStructKey {
-		b = s.FHashStructKey[i716].Key.FwPutF(b)
-		b = s.FHashStructKey[i716].Value.FwPutF(b)
+	for i477 := range s.FHashStructKey {
+		b = s.FHashStructKey[i477].Key.FwPutF(b)
+		b = s.FHashStructKey[i477].Value.FwPutF(b)
 	}
 	return b
 }
@@ -6726,286 +4549,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i717 := range s.FArray {
-		s.FArray[i717] = int32(fw.U32(d, p))
+	for i478 := range s.FArray {
+		s.FArray[i478] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest719 := 2
-	for i718 := range s.FArrayOptional {
-		rest719 -= 1
+	rest480 := 2
+	for i479 := range s.FArrayOptional {
+		rest480 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i718] = nil
+			s.FArrayOptional[i479] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest719-p {
+			if 4 > end-390-rest480-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i718] == nil {
-				s.FArrayOptional[i718] = new(string)
+			if s.FArrayOptional[i479] == nil {
+				s.FArrayOptional[i479] = new(string)
 			}
-			if p = r.String(p, end-390-rest719, &(*s.FArrayOptional[i718])); p < 0 {
+			if p = r.String(p, end-390-rest480, &(*s.FArrayOptional[i479])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest721 := 338
-	for i720 := range s.FArrayStruct {
-		rest721 -= 169
-		if p = s.FArrayStruct[i720].FwGetF(r, p, end-52-rest721); p < 0 {
+	rest482 := 338
+	for i481 := range s.FArrayStruct {
+		rest482 -= 169
+		if p = s.FArrayStruct[i481].FwGetF(r, p, end-52-rest482); p < 0 {
 			return -1
 		}
 	}
-	n722, ok723 := r.Count(p, end-48, 1)
-	if !ok723 {
+	n483, ok484 := r.Count(p, end-48, 1)
+	if !ok484 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n722]...)
-	p += n722
-	n725, ok726 := r.Count(p, end-44, 1)
-	if !ok726 {
+	s.FVector = append(s.FVector[:0], d[p:p+n483]...)
+	p += n483
+	n486, ok487 := r.Count(p, end-44, 1)
+	if !ok487 {
 		return -1
 	}
 	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n725)
-	rest728 := n725 * 1
-	for i727 := range s.FVectorOptional {
-		rest728 -= 1
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n486)
+	rest489 := n486 * 1
+	for i488 := range s.FVectorOptional {
+		rest489 -= 1
 		if d[p] == 0 {
-			s.FVectorOptional[i727] = nil
+			s.FVectorOptional[i488] = nil
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest728-p {
+			if 1 > end-44-rest489-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FVectorOptional[i727] == nil {
-				s.FVectorOptional[i727] = new(EnumByte)
+			if s.FVectorOptional[i488] == nil {
+				s.FVectorOptional[i488] = new(EnumByte)
 			}
-			(*s.FVectorOptional[i727]) = EnumByte(d[p])
+			(*s.FVectorOptional[i488]) = EnumByte(d[p])
 			p += 1
 		}
 	}
-	n729, ok730 := r.Count(p, end-40, 26)
-	if !ok730 {
+	n490, ok491 := r.Count(p, end-40, 26)
+	if !ok491 {
 		return -1
 	}
 	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n729)
-	rest732 := n729 * 26
-	for i731 := range s.FVectorStruct {
-		rest732 -= 26
-		if p = s.FVectorStruct[i731].FwGetF(r, p, end-40-rest732); p < 0 {
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n490)
+	rest493 := n490 * 26
+	for i492 := range s.FVectorStruct {
+		rest493 -= 26
+		if p = s.FVectorStruct[i492].FwGetF(r, p, end-40-rest493); p < 0 {
 			return -1
 		}
 	}
-	n733, ok734 := r.Count(p, end-36, 4)
-	if !ok734 {
+	n494, ok495 := r.Count(p, end-36, 4)
+	if !ok495 {
 		return -1
 	}
 	p += 4
-	s.FList = fw.Resize(s.FList, n733)
-	rest736 := n733 * 4
-	for i735 := range s.FList {
-		rest736 -= 4
-		if p = r.String(p, end-36-rest736, &s.FList[i735]); p < 0 {
+	s.FList = fw.Resize(s.FList, n494)
+	rest497 := n494 * 4
+	for i496 := range s.FList {
+		rest497 -= 4
+		if p = r.String(p, end-36-rest497, &s.FList[i496]); p < 0 {
 			return -1
 		}
 	}
-	n737, ok738 := r.Count(p, end-32, 1)
-	if !ok738 {
+	n498, ok499 := r.Count(p, end-32, 1)
+	if !ok499 {
 		return -1
 	}
 	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n737)
-	rest740 := n737 * 1
-	for i739 := range s.FListOptional {
-		rest740 -= 1
+	s.FListOptional = fw.Resize(s.FListOptional, n498)
+	rest501 := n498 * 1
+	for i500 := range s.FListOptional {
+		rest501 -= 1
 		if d[p] == 0 {
-			s.FListOptional[i739] = nil
+			s.FListOptional[i500] = nil
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest740-p {
+			if 12 > end-32-rest501-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FListOptional[i739] == nil {
-				s.FListOptional[i739] = new(Optionals)
+			if s.FListOptional[i500] == nil {
+				s.FListOptional[i500] = new(Optionals)
 			}
-			if p = s.FListOptional[i739].FwGetF(r, p, end-32-rest740); p < 0 {
+			if p = s.FListOptional[i500].FwGetF(r, p, end-32-rest501); p < 0 {
 				return -1
 			}
 		}
 	}
-	n741, ok742 := r.Count(p, end-28, 8)
-	if !ok742 {
+	n502, ok503 := r.Count(p, end-28, 8)
+	if !ok503 {
 		return -1
 	}
 	p += 4
-	s.FSet = fw.Resize(s.FSet, n741)
-	for i743 := range s.FSet {
-		s.FSet[i743] = int64(fw.U64(d, p))
+	s.FSet = fw.Resize(s.FSet, n502)
+	for i504 := range s.FSet {
+		s.FSet[i504] = int64(fw.U64(d, p))
 		p += 8
 	}
 	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n744, ok745 := r.Count(p, end-24, 12)
-	if !ok745 {
+	n505, ok506 := r.Count(p, end-24, 12)
+	if !ok506 {
 		return -1
 	}
 	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n744)
-	rest747 := n744 * 12
-	for i746 := range s.FSetStruct {
-		rest747 -= 12
-		if p = s.FSetStruct[i746].FwGetF(r, p, end-24-rest747); p < 0 {
+	s.FSetStruct = fw.Resize(s.FSetStruct, n505)
+	rest508 := n505 * 12
+	for i507 := range s.FSetStruct {
+		rest508 -= 12
+		if p = s.FSetStruct[i507].FwGetF(r, p, end-24-rest508); p < 0 {
 			return -1
 		}
 	}
 	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n748, ok749 := r.Count(p, end-20, 8)
-	if !ok749 {
+	n509, ok510 := r.Count(p, end-20, 8)
+	if !ok510 {
 		return -1
 	}
 	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n748)
-	rest751 := n748 * 8
-	for i750 := 0; i750 < n748; i750++ {
-		rest751 -= 8
-		var k752 int32
-		var v753 string
-		k752 = int32(fw.U32(d, p))
+	s.FMap = fw.ClearMap(s.FMap, n509)
+	rest512 := n509 * 8
+	for i511 := 0; i511 < n509; i511++ {
+		rest512 -= 8
+		var k513 int32
+		var v514 string
+		k513 = int32(fw.U32(d, p))
 		p += 4
-		if p = r.String(p, end-20-rest751, &v753); p < 0 {
+		if p = r.String(p, end-20-rest512, &v514); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMap[k752]; !dup {
-			s.FMap[k752] = v753
+		if _, dup := s.FMap[k513]; !dup {
+			s.FMap[k513] = v514
 		}
 	}
-	n754, ok755 := r.Count(p, end-16, 5)
-	if !ok755 {
+	n515, ok516 := r.Count(p, end-16, 5)
+	if !ok516 {
 		return -1
 	}
 	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n754)
-	rest757 := n754 * 5
-	for i756 := 0; i756 < n754; i756++ {
-		rest757 -= 5
-		var k758 string
-		var v759 *float64
-		if p = r.String(p, end-16-rest757-1, &k758); p < 0 {
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n515)
+	rest518 := n515 * 5
+	for i517 := 0; i517 < n515; i517++ {
+		rest518 -= 5
+		var k519 string
+		var v520 *float64
+		if p = r.String(p, end-16-rest518-1, &k519); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v759 = nil
+			v520 = nil
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest757-p {
+			if 8 > end-16-rest518-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v759 == nil {
-				v759 = new(float64)
+			if v520 == nil {
+				v520 = new(float64)
 			}
-			(*v759) = fw.F64(d, p)
+			(*v520) = fw.F64(d, p)
 			p += 8
 		}
-		if _, dup := s.FMapOptional[k758]; !dup {
-			s.FMapOptional[k758] = v759
+		if _, dup := s.FMapOptional[k519]; !dup {
+			s.FMapOptional[k519] = v520
 		}
 	}
-	n760, ok761 := r.Count(p, end-12, 13)
-	if !ok761 {
+	n521, ok522 := r.Count(p, end-12, 13)
+	if !ok522 {
 		return -1
 	}
 	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n760)
-	rest763 := n760 * 13
-	for i762 := 0; i762 < n760; i762++ {
-		rest763 -= 13
-		var k764 EnumByte
-		var v765 Optionals
-		k764 = EnumByte(d[p])
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n521)
+	rest524 := n521 * 13
+	for i523 := 0; i523 < n521; i523++ {
+		rest524 -= 13
+		var k525 EnumByte
+		var v526 Optionals
+		k525 = EnumByte(d[p])
 		p += 1
-		if p = v765.FwGetF(r, p, end-12-rest763); p < 0 {
+		if p = v526.FwGetF(r, p, end-12-rest524); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMapEnumKey[k764]; !dup {
-			s.FMapEnumKey[k764] = v765
+		if _, dup := s.FMapEnumKey[k525]; !dup {
+			s.FMapEnumKey[k525] = v526
 		}
 	}
-	n766, ok767 := r.Count(p, end-8, 20)
-	if !ok767 {
+	n527, ok528 := r.Count(p, end-8, 20)
+	if !ok528 {
 		return -1
 	}
 	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n766)
-	rest769 := n766 * 20
-	for i768 := 0; i768 < n766; i768++ {
-		rest769 -= 20
-		var k770 fw.UUID
-		var v771 []byte
-		copy(k770[:], d[p:p+16])
+	s.FHash = fw.ClearMap(s.FHash, n527)
+	rest530 := n527 * 20
+	for i529 := 0; i529 < n527; i529++ {
+		rest530 -= 20
+		var k531 fw.UUID
+		var v532 []byte
+		copy(k531[:], d[p:p+16])
 		p += 16
-		if p = r.Bytes(p, end-8-rest769, &v771); p < 0 {
+		if p = r.Bytes(p, end-8-rest530, &v532); p < 0 {
 			return -1
 		}
-		if _, dup := s.FHash[k770]; !dup {
-			s.FHash[k770] = v771
+		if _, dup := s.FHash[k531]; !dup {
+			s.FHash[k531] = v532
 		}
 	}
-	n772, ok773 := r.Count(p, end-4, 5)
-	if !ok773 {
+	n533, ok534 := r.Count(p, end-4, 5)
+	if !ok534 {
 		return -1
 	}
 	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n772)
-	rest775 := n772 * 5
-	for i774 := 0; i774 < n772; i774++ {
-		rest775 -= 5
-		var k776 string
-		var v777 *Primitives
-		if p = r.String(p, end-4-rest775-1, &k776); p < 0 {
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n533)
+	rest536 := n533 * 5
+	for i535 := 0; i535 < n533; i535++ {
+		rest536 -= 5
+		var k537 string
+		var v538 *Primitives
+		if p = r.String(p, end-4-rest536-1, &k537); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v777 = nil
+			v538 = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest775-p {
+			if 169 > end-4-rest536-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v777 == nil {
-				v777 = new(Primitives)
+			if v538 == nil {
+				v538 = new(Primitives)
 			}
-			if p = v777.FwGetF(r, p, end-4-rest775); p < 0 {
+			if p = v538.FwGetF(r, p, end-4-rest536); p < 0 {
 				return -1
 			}
 		}
-		if _, dup := s.FHashOptional[k776]; !dup {
-			s.FHashOptional[k776] = v777
+		if _, dup := s.FHashOptional[k537]; !dup {
+			s.FHashOptional[k537] = v538
 		}
 	}
-	n778, ok779 := r.Count(p, end, 38)
-	if !ok779 {
+	n539, ok540 := r.Count(p, end, 38)
+	if !ok540 {
 		return -1
 	}
 	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest781 := n778 * 38
-	for i780 := 0; i780 < n778; i780++ {
-		rest781 -= 38
-		var k782 proto.Order
-		var v783 Optionals
-		if p = k782.FwGetF(r, p, end-rest781-12); p < 0 {
+	rest542 := n539 * 38
+	for i541 := 0; i541 < n539; i541++ {
+		rest542 -= 38
+		var k543 proto.Order
+		var v544 Optionals
+		if p = k543.FwGetF(r, p, end-rest542-12); p < 0 {
 			return -1
 		}
-		if p = v783.FwGetF(r, p, end-rest781); p < 0 {
+		if p = v544.FwGetF(r, p, end-rest542); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k782, Value: v783})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k543, Value: v544})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -7020,28 +4843,28 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest785 := 2
-	for i784 := 0; i784 < 2; i784++ {
-		rest785 -= 1
+	rest546 := 2
+	for i545 := 0; i545 < 2; i545++ {
+		rest546 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest785-p {
+			if 4 > end-390-rest546-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			n786 := int(fw.U32(d, p))
-			if n786 > end-390-rest785-p-4 {
+			n547 := int(fw.U32(d, p))
+			if n547 > end-390-rest546-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n786
+			p += 4 + n547
 		}
 	}
-	rest788 := 338
-	for i787 := 0; i787 < 2; i787++ {
-		rest788 -= 169
+	rest549 := 338
+	for i548 := 0; i548 < 2; i548++ {
+		rest549 -= 169
 		{
-			end := end - 52 - rest788
+			end := end - 52 - rest549
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
@@ -7063,16 +4886,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				return -1
 			}
 			p += 16
-			n789 := int(fw.U32(d, p))
-			if n789 > end-100-p-4 {
+			n550 := int(fw.U32(d, p))
+			if n550 > end-100-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n789
-			n790 := int(fw.U32(d, p))
-			if n790 > end-96-p-4 {
+			p += 4 + n550
+			n551 := int(fw.U32(d, p))
+			if n551 > end-96-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n790
+			p += 4 + n551
 			p += 8
 			p += 8
 			p += 8
@@ -7080,212 +4903,212 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n791 := int(fw.U32(d, p))
-			if n791 > end-4-p-4 {
+			n552 := int(fw.U32(d, p))
+			if n552 > end-4-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n791
+			p += 4 + n552
 			p += 4
 		}
 	}
-	n792, ok793 := r.Count(p, end-48, 1)
-	if !ok793 {
+	n553, ok554 := r.Count(p, end-48, 1)
+	if !ok554 {
 		return -1
 	}
 	p += 4
-	p += n792 * 1
-	n795, ok796 := r.Count(p, end-44, 1)
-	if !ok796 {
+	p += n553 * 1
+	n556, ok557 := r.Count(p, end-44, 1)
+	if !ok557 {
 		return -1
 	}
 	p += 4
-	rest798 := n795 * 1
-	for i797 := 0; i797 < n795; i797++ {
-		rest798 -= 1
+	rest559 := n556 * 1
+	for i558 := 0; i558 < n556; i558++ {
+		rest559 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest798-p {
+			if 1 > end-44-rest559-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n799, ok800 := r.Count(p, end-40, 26)
-	if !ok800 {
+	n560, ok561 := r.Count(p, end-40, 26)
+	if !ok561 {
 		return -1
 	}
 	p += 4
-	rest802 := n799 * 26
-	for i801 := 0; i801 < n799; i801++ {
-		rest802 -= 26
+	rest563 := n560 * 26
+	for i562 := 0; i562 < n560; i562++ {
+		rest563 -= 26
 		{
-			end := end - 40 - rest802
+			end := end - 40 - rest563
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n803 := int(fw.U32(d, p))
-			if n803 > end-18-p-4 {
+			n564 := int(fw.U32(d, p))
+			if n564 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n803
+			p += 4 + n564
 			p += 1
 			p += 1
 			p += 8
 			p += 8
 		}
 	}
-	n804, ok805 := r.Count(p, end-36, 4)
-	if !ok805 {
+	n565, ok566 := r.Count(p, end-36, 4)
+	if !ok566 {
 		return -1
 	}
 	p += 4
-	rest807 := n804 * 4
-	for i806 := 0; i806 < n804; i806++ {
-		rest807 -= 4
-		n808 := int(fw.U32(d, p))
-		if n808 > end-36-rest807-p-4 {
+	rest568 := n565 * 4
+	for i567 := 0; i567 < n565; i567++ {
+		rest568 -= 4
+		n569 := int(fw.U32(d, p))
+		if n569 > end-36-rest568-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n808
+		p += 4 + n569
 	}
-	n809, ok810 := r.Count(p, end-32, 1)
-	if !ok810 {
+	n570, ok571 := r.Count(p, end-32, 1)
+	if !ok571 {
 		return -1
 	}
 	p += 4
-	rest812 := n809 * 1
-	for i811 := 0; i811 < n809; i811++ {
-		rest812 -= 1
+	rest573 := n570 * 1
+	for i572 := 0; i572 < n570; i572++ {
+		rest573 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest812-p {
+			if 12 > end-32-rest573-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest812); p < 0 {
+			if p = FwVerifyFOptionals(r, p, end-32-rest573); p < 0 {
 				return -1
 			}
 		}
 	}
-	n813, ok814 := r.Count(p, end-28, 8)
-	if !ok814 {
+	n574, ok575 := r.Count(p, end-28, 8)
+	if !ok575 {
 		return -1
 	}
 	p += 4
-	p += n813 * 8
-	n816, ok817 := r.Count(p, end-24, 12)
-	if !ok817 {
+	p += n574 * 8
+	n577, ok578 := r.Count(p, end-24, 12)
+	if !ok578 {
 		return -1
 	}
 	p += 4
-	rest819 := n816 * 12
-	for i818 := 0; i818 < n816; i818++ {
-		rest819 -= 12
+	rest580 := n577 * 12
+	for i579 := 0; i579 < n577; i579++ {
+		rest580 -= 12
 		{
-			end := end - 24 - rest819
+			end := end - 24 - rest580
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n820 := int(fw.U32(d, p))
-			if n820 > end-8-p-4 {
+			n581 := int(fw.U32(d, p))
+			if n581 > end-8-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n820
+			p += 4 + n581
 			p += 8
 		}
 	}
-	n821, ok822 := r.Count(p, end-20, 8)
-	if !ok822 {
+	n582, ok583 := r.Count(p, end-20, 8)
+	if !ok583 {
 		return -1
 	}
 	p += 4
-	rest824 := n821 * 8
-	for i823 := 0; i823 < n821; i823++ {
-		rest824 -= 8
+	rest585 := n582 * 8
+	for i584 := 0; i584 < n582; i584++ {
+		rest585 -= 8
 		p += 4
-		n825 := int(fw.U32(d, p))
-		if n825 > end-20-rest824-p-4 {
+		n586 := int(fw.U32(d, p))
+		if n586 > end-20-rest585-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n825
+		p += 4 + n586
 	}
-	n826, ok827 := r.Count(p, end-16, 5)
-	if !ok827 {
+	n587, ok588 := r.Count(p, end-16, 5)
+	if !ok588 {
 		return -1
 	}
 	p += 4
-	rest829 := n826 * 5
-	for i828 := 0; i828 < n826; i828++ {
-		rest829 -= 5
-		n830 := int(fw.U32(d, p))
-		if n830 > end-16-rest829-1-p-4 {
+	rest590 := n587 * 5
+	for i589 := 0; i589 < n587; i589++ {
+		rest590 -= 5
+		n591 := int(fw.U32(d, p))
+		if n591 > end-16-rest590-1-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n830
+		p += 4 + n591
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest829-p {
+			if 8 > end-16-rest590-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n831, ok832 := r.Count(p, end-12, 13)
-	if !ok832 {
+	n592, ok593 := r.Count(p, end-12, 13)
+	if !ok593 {
 		return -1
 	}
 	p += 4
-	rest834 := n831 * 13
-	for i833 := 0; i833 < n831; i833++ {
-		rest834 -= 13
+	rest595 := n592 * 13
+	for i594 := 0; i594 < n592; i594++ {
+		rest595 -= 13
 		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest834); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-12-rest595); p < 0 {
 			return -1
 		}
 	}
-	n835, ok836 := r.Count(p, end-8, 20)
-	if !ok836 {
+	n596, ok597 := r.Count(p, end-8, 20)
+	if !ok597 {
 		return -1
 	}
 	p += 4
-	rest838 := n835 * 20
-	for i837 := 0; i837 < n835; i837++ {
-		rest838 -= 20
+	rest599 := n596 * 20
+	for i598 := 0; i598 < n596; i598++ {
+		rest599 -= 20
 		p += 16
-		n839 := int(fw.U32(d, p))
-		if n839 > end-8-rest838-p-4 {
+		n600 := int(fw.U32(d, p))
+		if n600 > end-8-rest599-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n839
+		p += 4 + n600
 	}
-	n840, ok841 := r.Count(p, end-4, 5)
-	if !ok841 {
+	n601, ok602 := r.Count(p, end-4, 5)
+	if !ok602 {
 		return -1
 	}
 	p += 4
-	rest843 := n840 * 5
-	for i842 := 0; i842 < n840; i842++ {
-		rest843 -= 5
-		n844 := int(fw.U32(d, p))
-		if n844 > end-4-rest843-1-p-4 {
+	rest604 := n601 * 5
+	for i603 := 0; i603 < n601; i603++ {
+		rest604 -= 5
+		n605 := int(fw.U32(d, p))
+		if n605 > end-4-rest604-1-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n844
+		p += 4 + n605
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest843-p {
+			if 169 > end-4-rest604-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			{
-				end := end - 4 - rest843
+				end := end - 4 - rest604
 				if r.Depth == 0 {
 					return r.Fail(fw.ErrTooDeep)
 				}
@@ -7307,16 +5130,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 					return -1
 				}
 				p += 16
-				n845 := int(fw.U32(d, p))
-				if n845 > end-100-p-4 {
+				n606 := int(fw.U32(d, p))
+				if n606 > end-100-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n845
-				n846 := int(fw.U32(d, p))
-				if n846 > end-96-p-4 {
+				p += 4 + n606
+				n607 := int(fw.U32(d, p))
+				if n607 > end-96-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n846
+				p += 4 + n607
 				p += 8
 				p += 8
 				p += 8
@@ -7324,40 +5147,40 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				p += 16
 				p += 16
 				p += 16
-				n847 := int(fw.U32(d, p))
-				if n847 > end-4-p-4 {
+				n608 := int(fw.U32(d, p))
+				if n608 > end-4-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n847
+				p += 4 + n608
 				p += 4
 			}
 		}
 	}
-	n848, ok849 := r.Count(p, end, 38)
-	if !ok849 {
+	n609, ok610 := r.Count(p, end, 38)
+	if !ok610 {
 		return -1
 	}
 	p += 4
-	rest851 := n848 * 38
-	for i850 := 0; i850 < n848; i850++ {
-		rest851 -= 38
+	rest612 := n609 * 38
+	for i611 := 0; i611 < n609; i611++ {
+		rest612 -= 38
 		{
-			end := end - rest851 - 12
+			end := end - rest612 - 12
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n852 := int(fw.U32(d, p))
-			if n852 > end-18-p-4 {
+			n613 := int(fw.U32(d, p))
+			if n613 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n852
+			p += 4 + n613
 			p += 1
 			p += 1
 			p += 8
 			p += 8
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest851); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest612); p < 0 {
 			return -1
 		}
 	}
@@ -7375,198 +5198,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i853 := range s.FArray {
-		if i853 > 0 {
+	for i614 := range s.FArray {
+		if i614 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i853]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i614]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i854 := range s.FArrayOptional {
-		if i854 > 0 {
+	for i615 := range s.FArrayOptional {
+		if i615 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i854] == nil {
+		if s.FArrayOptional[i615] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i854]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i615]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i855 := range s.FArrayStruct {
-		if i855 > 0 {
+	for i616 := range s.FArrayStruct {
+		if i616 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i855].AppendJSON(b)
+		b = s.FArrayStruct[i616].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i856 := range s.FVector {
-		if i856 > 0 {
+	for i617 := range s.FVector {
+		if i617 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i856]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i617]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i857 := range s.FVectorOptional {
-		if i857 > 0 {
+	for i618 := range s.FVectorOptional {
+		if i618 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i857] == nil {
+		if s.FVectorOptional[i618] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i857])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i618])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i858 := range s.FVectorStruct {
-		if i858 > 0 {
+	for i619 := range s.FVectorStruct {
+		if i619 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i858].AppendJSON(b)
+		b = s.FVectorStruct[i619].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i859 := range s.FList {
-		if i859 > 0 {
+	for i620 := range s.FList {
+		if i620 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i859])
+		b = fw.AppendJSONString(b, s.FList[i620])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i860 := range s.FListOptional {
-		if i860 > 0 {
+	for i621 := range s.FListOptional {
+		if i621 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i860] == nil {
+		if s.FListOptional[i621] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i860].AppendJSON(b)
+			b = s.FListOptional[i621].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set861 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set622 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i862 := range set861 {
-		if i862 > 0 {
+	for i623 := range set622 {
+		if i623 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set861[i862]), 10)
+		b = strconv.AppendInt(b, int64(set622[i623]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set863 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set624 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i864 := range set863 {
-		if i864 > 0 {
+	for i625 := range set624 {
+		if i625 > 0 {
 			b = append(b, ',')
 		}
-		b = set863[i864].AppendJSON(b)
+		b = set624[i625].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first867 := true
-	for _, k865 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v866 := s.FMap[k865]
-		if !first867 {
+	first628 := true
+	for _, k626 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v627 := s.FMap[k626]
+		if !first628 {
 			b = append(b, ',')
 		}
-		first867 = false
+		first628 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k865), 10)
+		b = strconv.AppendInt(b, int64(k626), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v866)
+		b = fw.AppendJSONString(b, v627)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first870 := true
-	for _, k868 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v869 := s.FMapOptional[k868]
-		if !first870 {
+	first631 := true
+	for _, k629 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v630 := s.FMapOptional[k629]
+		if !first631 {
 			b = append(b, ',')
 		}
-		first870 = false
-		b = fw.AppendJSONString(b, k868)
+		first631 = false
+		b = fw.AppendJSONString(b, k629)
 		b = append(b, ':')
-		if v869 == nil {
+		if v630 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v869)))
+			b = fw.AppendDouble(b, float64((*v630)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first873 := true
-	for _, k871 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v872 := s.FMapEnumKey[k871]
-		if !first873 {
+	first634 := true
+	for _, k632 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v633 := s.FMapEnumKey[k632]
+		if !first634 {
 			b = append(b, ',')
 		}
-		first873 = false
+		first634 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k871), 10)
+		b = strconv.AppendUint(b, uint64(k632), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v872.AppendJSON(b)
+		b = v633.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first876 := true
-	for k874, v875 := range s.FHash {
-		if !first876 {
+	first637 := true
+	for k635, v636 := range s.FHash {
+		if !first637 {
 			b = append(b, ',')
 		}
-		first876 = false
-		b = fw.AppendJSONUUID(b, k874)
+		first637 = false
+		b = fw.AppendJSONUUID(b, k635)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v875)
+		b = fw.AppendJSONBytes(b, v636)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first879 := true
-	for k877, v878 := range s.FHashOptional {
-		if !first879 {
+	first640 := true
+	for k638, v639 := range s.FHashOptional {
+		if !first640 {
 			b = append(b, ',')
 		}
-		first879 = false
-		b = fw.AppendJSONString(b, k877)
+		first640 = false
+		b = fw.AppendJSONString(b, k638)
 		b = append(b, ':')
-		if v878 == nil {
+		if v639 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v878.AppendJSON(b)
+			b = v639.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i880 := range s.FHashStructKey {
-		if i880 > 0 {
+	for i641 := range s.FHashStructKey {
+		if i641 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i880].Key.AppendJSON(b)
+		b = s.FHashStructKey[i641].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i880].Value.AppendJSON(b)
+		b = s.FHashStructKey[i641].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -7595,53 +5418,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i881 := 0
+				i642 := 0
 				for p.More() {
-					if i881 == 3 {
+					if i642 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i881] = int32(p.Int(-2147483648, 2147483647))
-					i881++
+					s.FArray[i642] = int32(p.Int(-2147483648, 2147483647))
+					i642++
 				}
-				if i881 != 3 {
+				if i642 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i882 := 0
+				i643 := 0
 				for p.More() {
-					if i882 == 2 {
+					if i643 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i882] = nil
+						s.FArrayOptional[i643] = nil
 					} else {
-						if s.FArrayOptional[i882] == nil {
-							s.FArrayOptional[i882] = new(string)
+						if s.FArrayOptional[i643] == nil {
+							s.FArrayOptional[i643] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i882]))
+						p.String(&(*s.FArrayOptional[i643]))
 					}
-					i882++
+					i643++
 				}
-				if i882 != 2 {
+				if i643 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i883 := 0
+				i644 := 0
 				for p.More() {
-					if i883 == 2 {
+					if i644 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i883].FwGetJSON(p)
-					i883++
+					s.FArrayStruct[i644].FwGetJSON(p)
+					i644++
 				}
-				if i883 != 2 {
+				if i644 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -7649,87 +5472,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e884 byte
-					e884 = byte(p.Uint(255))
+					var e645 byte
+					e645 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e884)
+					s.FVector = append(s.FVector, e645)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e885 *EnumByte
+					var e646 *EnumByte
 					if p.Null() {
-						e885 = nil
+						e646 = nil
 					} else {
-						if e885 == nil {
-							e885 = new(EnumByte)
+						if e646 == nil {
+							e646 = new(EnumByte)
 						}
-						(*e885) = EnumByte(p.Uint(255))
+						(*e646) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e885)
+					s.FVectorOptional = append(s.FVectorOptional, e646)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e886 proto.Order
-					e886 = proto.NewOrder()
-					e886.FwGetJSON(p)
+					var e647 proto.Order
+					e647 = proto.NewOrder()
+					e647.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e886)
+					s.FVectorStruct = append(s.FVectorStruct, e647)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e887 string
-					p.String(&e887)
+					var e648 string
+					p.String(&e648)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e887)
+					s.FList = append(s.FList, e648)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e888 *Optionals
+					var e649 *Optionals
 					if p.Null() {
-						e888 = nil
+						e649 = nil
 					} else {
-						if e888 == nil {
-							e888 = new(Optionals)
+						if e649 == nil {
+							e649 = new(Optionals)
 						}
-						e888.FwGetJSON(p)
+						e649.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e888)
+					s.FListOptional = append(s.FListOptional, e649)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e889 int64
-					e889 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e650 int64
+					e650 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e889)
+					s.FSet = append(s.FSet, e650)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -7737,13 +5560,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e890 proto.Balance
-					e890 = proto.NewBalance()
-					e890.FwGetJSON(p)
+					var e651 proto.Balance
+					e651 = proto.NewBalance()
+					e651.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e890)
+					s.FSetStruct = append(s.FSetStruct, e651)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -7751,14 +5574,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k891 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v892 string
-					p.String(&v892)
+					k652 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v653 string
+					p.String(&v653)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k891]; !dup {
-						s.FMap[k891] = v892
+					if _, dup := s.FMap[k652]; !dup {
+						s.FMap[k652] = v653
 					}
 				}
 			}
@@ -7766,21 +5589,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k893 := p.KeyString()
-					var v894 *float64
+					k654 := p.KeyString()
+					var v655 *float64
 					if p.Null() {
-						v894 = nil
+						v655 = nil
 					} else {
-						if v894 == nil {
-							v894 = new(float64)
+						if v655 == nil {
+							v655 = new(float64)
 						}
-						(*v894) = float64(p.Double())
+						(*v655) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k893]; !dup {
-						s.FMapOptional[k893] = v894
+					if _, dup := s.FMapOptional[k654]; !dup {
+						s.FMapOptional[k654] = v655
 					}
 				}
 			}
@@ -7788,14 +5611,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k895 := EnumByte(p.KeyUint(255))
-					var v896 Optionals
-					v896.FwGetJSON(p)
+					k656 := EnumByte(p.KeyUint(255))
+					var v657 Optionals
+					v657.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k895]; !dup {
-						s.FMapEnumKey[k895] = v896
+					if _, dup := s.FMapEnumKey[k656]; !dup {
+						s.FMapEnumKey[k656] = v657
 					}
 				}
 			}
@@ -7803,14 +5626,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k897 := p.KeyUUID()
-					var v898 []byte
-					p.Bytes(&v898)
+					k658 := p.KeyUUID()
+					var v659 []byte
+					p.Bytes(&v659)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k897]; !dup {
-						s.FHash[k897] = v898
+					if _, dup := s.FHash[k658]; !dup {
+						s.FHash[k658] = v659
 					}
 				}
 			}
@@ -7818,21 +5641,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k899 := p.KeyString()
-					var v900 *Primitives
+					k660 := p.KeyString()
+					var v661 *Primitives
 					if p.Null() {
-						v900 = nil
+						v661 = nil
 					} else {
-						if v900 == nil {
-							v900 = new(Primitives)
+						if v661 == nil {
+							v661 = new(Primitives)
 						}
-						v900.FwGetJSON(p)
+						v661.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k899]; !dup {
-						s.FHashOptional[k899] = v900
+					if _, dup := s.FHashOptional[k660]; !dup {
+						s.FHashOptional[k660] = v661
 					}
 				}
 			}
@@ -7844,21 +5667,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k901 proto.Order
-					var v902 Optionals
-					k901.FwGetJSON(p)
+					var k662 proto.Order
+					var v663 Optionals
+					k662.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v902.FwGetJSON(p)
+					v663.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k901, Value: v902})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k662, Value: v663})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -7983,11 +5806,9 @@ func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
 		body := d[pos : pos+12 : pos+12]
 		s.Id = int32(fw.U32(body, 8))
 	} else {
-		d := NewFixed()
+		*s = NewFixed()
 		if 12 <= stored {
 			s.Id = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.Id = d.Id
 		}
 	}
 	r.Leave()
@@ -7995,19 +5816,8 @@ func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVFixed verifies the Fixed body the slot leads to (generated code).
 func FwVerifyVFixed(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 500 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 500) // records why
+	pos, stored, ok := r.Enter(slot, base, 500)
+	if !ok {
 		return
 	}
 	_, _ = pos, stored
@@ -8068,8 +5878,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q903 := d[p : p+4 : p+4]
-	s.Id = int32(fw.U32(q903, 0))
+	q664 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q664, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -8246,11 +6056,9 @@ func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
 		body := d[pos : pos+24 : pos+24]
 		s.Id = fw.UUIDAt(body, 8)
 	} else {
-		d := NewNext()
+		*s = NewNext()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 	}
 	r.Leave()
@@ -8258,19 +6066,8 @@ func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVNext verifies the Next body the slot leads to (generated code).
 func FwVerifyVNext(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 113 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 113) // records why
+	pos, stored, ok := r.Enter(slot, base, 113)
+	if !ok {
 		return
 	}
 	_, _ = pos, stored
@@ -8505,18 +6302,15 @@ func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 24 {
 		s.Amount = fw.VDecimal(r, pos+8)
 	} else {
-		d := NewShifted()
+		*s = NewShifted()
 		if 24 <= stored {
 			s.Amount = fw.VDecimal(r, pos+8)
-		} else {
-			s.Amount = d.Amount
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVShifted verifies the Shifted body the slot leads to (generated code): the
-// usual message by fwFastVShifted, anything else by fwVerifyVShiftedFull.
+// FwVerifyVShifted verifies the Shifted body the slot leads to (generated code).
 func FwVerifyVShifted(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVShifted(r.Data, slot, base, r.Left); ok {
@@ -8527,23 +6321,21 @@ func FwVerifyVShifted(r *fw.VReader, slot, base int) {
 	fwVerifyVShiftedFull(r, slot, base)
 }
 
-// fwFastVShifted walks the Shifted body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVShifted walks the usual Shifted body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVShiftedFull then says why).
 func fwFastVShifted(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-24 {
 		return 0, false
 	}
-	b904 := d[pos : pos+24 : pos+24]
-	stored905 := int(fw.U32(b904, 0))
-	if stored905 < 24 || pos+stored905 > size || fw.U32(b904, 4) != 300 {
+	b665 := d[pos : pos+24 : pos+24]
+	stored666 := int(fw.U32(b665, 0))
+	if stored666 < 24 || pos+stored666 > size || fw.U32(b665, 4) != 300 {
 		return 0, false
 	}
-	left -= int64(stored905)
-	if b904[8+14] > fw.MaxDecimalScale {
+	left -= int64(stored666)
+	if b665[8+14] > fw.MaxDecimalScale {
 		return 0, false
 	}
 	return left, true
@@ -8551,34 +6343,13 @@ func fwFastVShifted(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVShiftedFull is FwVerifyVShifted for every input: it records why a message fails.
 func fwVerifyVShiftedFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 300 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 300) // records why
+	pos, stored, ok := r.Enter(slot, base, 300)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 24 {
-		r.Left = left
+	if 24 <= stored {
 		fw.VCheckDecimal(r, pos+8)
-		left = r.Left
-	} else {
-		if 24 <= stored {
-			r.Left = left
-			fw.VCheckDecimal(r, pos+8)
-			left = r.Left
-		}
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -8631,9 +6402,8 @@ func VerifyShiftedFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFShifted(&r, 8, full), full)
 }
 
-// fwFastFShifted is FwVerifyFShifted for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFShifted is FwVerifyFShifted for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFShifted(d []byte, p, end int) int {
 	if !fw.DecimalValid(d, p) {
 		return -1
@@ -8853,23 +6623,18 @@ func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 		s.Level = int8(body[12])
 		r.String(pos+8, pos, &s.Name)
 	} else {
-		d := NewBase()
+		*s = NewBase()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 13 <= stored {
 			s.Level = int8(r.Data[pos+12])
-		} else {
-			s.Level = d.Level
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVBase verifies the Base body the slot leads to (generated code): the
-// usual message by fwFastVBase, anything else by fwVerifyVBaseFull.
+// FwVerifyVBase verifies the Base body the slot leads to (generated code).
 func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVBase(r.Data, slot, base, r.Left); ok {
@@ -8880,87 +6645,42 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	fwVerifyVBaseFull(r, slot, base)
 }
 
-// fwFastVBase walks the Base body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVBase walks the usual Base body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVBaseFull then says why).
 func fwFastVBase(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-13 {
 		return 0, false
 	}
-	b906 := d[pos : pos+13 : pos+13]
-	stored907 := int(fw.U32(b906, 0))
-	if stored907 < 13 || pos+stored907 > size || fw.U32(b906, 4) != 301 {
+	b667 := d[pos : pos+13 : pos+13]
+	stored668 := int(fw.U32(b667, 0))
+	if stored668 < 13 || pos+stored668 > size || fw.U32(b667, 4) != 301 {
 		return 0, false
 	}
-	left -= int64(stored907)
-	q908 := pos + int(fw.U32(b906, 8))
-	if q908 < pos+12 || q908 > size-4 {
+	left -= int64(stored668)
+	q669 := pos + int(fw.U32(b667, 8))
+	if q669 < pos+12 || q669 > size-4 {
 		return 0, false
 	}
-	n909 := int(fw.U32(d, q908))
-	if q908+4+n909 > size {
+	n670 := int(fw.U32(d, q669))
+	if q669+4+n670 > size {
 		return 0, false
 	}
-	left -= int64(n909)
+	left -= int64(n670)
 	left -= 4
 	return left, true
 }
 
 // fwVerifyVBaseFull is FwVerifyVBase for every input: it records why a message fails.
 func fwVerifyVBaseFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 301 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 301) // records why
+	pos, stored, ok := r.Enter(slot, base, 301)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 13 {
-		blk910 := pos + int(fw.U32(d, pos+8))
-		if blk910 >= pos+8+4 && blk910 <= size-4 {
-			if n911 := int(fw.U32(d, blk910)); n911 <= size-blk910-4 {
-				left -= int64(4 + n911)
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+8, pos)
-			left = r.Left
-		}
-	} else {
-		if 12 <= stored {
-			blk912 := pos + int(fw.U32(d, pos+8))
-			if blk912 >= pos+8+4 && blk912 <= size-4 {
-				if n913 := int(fw.U32(d, blk912)); n913 <= size-blk912-4 {
-					left -= int64(4 + n913)
-				} else {
-					r.Left = left
-					r.Text(pos+8, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		}
+	if 12 <= stored {
+		r.Text(pos+8, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -9013,15 +6733,14 @@ func VerifyBaseFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFBase(&r, 8, full), full)
 }
 
-// fwFastFBase is FwVerifyFBase for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFBase is FwVerifyFBase for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFBase(d []byte, p, end int) int {
-	n914 := int(fw.U32(d, p))
-	if n914 > end-1-p-4 {
+	n671 := int(fw.U32(d, p))
+	if n671 > end-1-p-4 {
 		return -1
 	}
-	p += 4 + n914
+	p += 4 + n671
 	p += 1
 	return p
 }
@@ -9043,8 +6762,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	q915 := d[p : p+1 : p+1]
-	s.Level = int8(q915[0])
+	q672 := d[p : p+1 : p+1]
+	s.Level = int8(q672[0])
 	p += 1
 	r.Leave()
 	return p
@@ -9057,11 +6776,11 @@ func FwVerifyFBase(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n916 := int(fw.U32(d, p))
-	if n916 > end-1-p-4 {
+	n673 := int(fw.U32(d, p))
+	if n673 > end-1-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n916
+	p += 4 + n673
 	p += 1
 	r.Leave()
 	return p
@@ -9262,33 +6981,24 @@ func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 		s.Weight = fw.F64(body, 17)
 		r.String(pos+8, pos, &s.Name)
 	} else {
-		d := NewDerived()
+		*s = NewDerived()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 13 <= stored {
 			s.Level = int8(r.Data[pos+12])
-		} else {
-			s.Level = d.Level
 		}
 		if 17 <= stored {
 			s.Serial = int32(fw.U32(r.Data, pos+13))
-		} else {
-			s.Serial = d.Serial
 		}
 		if 25 <= stored {
 			s.Weight = fw.F64(r.Data, pos+17)
-		} else {
-			s.Weight = d.Weight
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVDerived verifies the Derived body the slot leads to (generated code): the
-// usual message by fwFastVDerived, anything else by fwVerifyVDerivedFull.
+// FwVerifyVDerived verifies the Derived body the slot leads to (generated code).
 func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVDerived(r.Data, slot, base, r.Left); ok {
@@ -9299,87 +7009,42 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	fwVerifyVDerivedFull(r, slot, base)
 }
 
-// fwFastVDerived walks the Derived body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVDerived walks the usual Derived body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVDerivedFull then says why).
 func fwFastVDerived(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-25 {
 		return 0, false
 	}
-	b917 := d[pos : pos+25 : pos+25]
-	stored918 := int(fw.U32(b917, 0))
-	if stored918 < 25 || pos+stored918 > size || fw.U32(b917, 4) != 302 {
+	b674 := d[pos : pos+25 : pos+25]
+	stored675 := int(fw.U32(b674, 0))
+	if stored675 < 25 || pos+stored675 > size || fw.U32(b674, 4) != 302 {
 		return 0, false
 	}
-	left -= int64(stored918)
-	q919 := pos + int(fw.U32(b917, 8))
-	if q919 < pos+12 || q919 > size-4 {
+	left -= int64(stored675)
+	q676 := pos + int(fw.U32(b674, 8))
+	if q676 < pos+12 || q676 > size-4 {
 		return 0, false
 	}
-	n920 := int(fw.U32(d, q919))
-	if q919+4+n920 > size {
+	n677 := int(fw.U32(d, q676))
+	if q676+4+n677 > size {
 		return 0, false
 	}
-	left -= int64(n920)
+	left -= int64(n677)
 	left -= 4
 	return left, true
 }
 
 // fwVerifyVDerivedFull is FwVerifyVDerived for every input: it records why a message fails.
 func fwVerifyVDerivedFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 302 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 302) // records why
+	pos, stored, ok := r.Enter(slot, base, 302)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 25 {
-		blk921 := pos + int(fw.U32(d, pos+8))
-		if blk921 >= pos+8+4 && blk921 <= size-4 {
-			if n922 := int(fw.U32(d, blk921)); n922 <= size-blk921-4 {
-				left -= int64(4 + n922)
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+8, pos)
-			left = r.Left
-		}
-	} else {
-		if 12 <= stored {
-			blk923 := pos + int(fw.U32(d, pos+8))
-			if blk923 >= pos+8+4 && blk923 <= size-4 {
-				if n924 := int(fw.U32(d, blk923)); n924 <= size-blk923-4 {
-					left -= int64(4 + n924)
-				} else {
-					r.Left = left
-					r.Text(pos+8, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		}
+	if 12 <= stored {
+		r.Text(pos+8, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -9432,15 +7097,14 @@ func VerifyDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFDerived(&r, 8, full), full)
 }
 
-// fwFastFDerived is FwVerifyFDerived for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFDerived is FwVerifyFDerived for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFDerived(d []byte, p, end int) int {
-	n925 := int(fw.U32(d, p))
-	if n925 > end-13-p-4 {
+	n678 := int(fw.U32(d, p))
+	if n678 > end-13-p-4 {
 		return -1
 	}
-	p += 4 + n925
+	p += 4 + n678
 	p += 1
 	p += 4
 	p += 8
@@ -9466,10 +7130,10 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	q926 := d[p : p+13 : p+13]
-	s.Level = int8(q926[0])
-	s.Serial = int32(fw.U32(q926, 1))
-	s.Weight = fw.F64(q926, 5)
+	q679 := d[p : p+13 : p+13]
+	s.Level = int8(q679[0])
+	s.Serial = int32(fw.U32(q679, 1))
+	s.Weight = fw.F64(q679, 5)
 	p += 13
 	r.Leave()
 	return p
@@ -9482,11 +7146,11 @@ func FwVerifyFDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n927 := int(fw.U32(d, p))
-	if n927 > end-13-p-4 {
+	n680 := int(fw.U32(d, p))
+	if n680 > end-13-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n927
+	p += 4 + n680
 	p += 1
 	p += 4
 	p += 8
@@ -9704,38 +7368,27 @@ func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 		s.Last = body[25] != 0
 		r.String(pos+8, pos, &s.Name)
 	} else {
-		d := NewMoreDerived()
+		*s = NewMoreDerived()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 13 <= stored {
 			s.Level = int8(r.Data[pos+12])
-		} else {
-			s.Level = d.Level
 		}
 		if 17 <= stored {
 			s.Serial = int32(fw.U32(r.Data, pos+13))
-		} else {
-			s.Serial = d.Serial
 		}
 		if 25 <= stored {
 			s.Weight = fw.F64(r.Data, pos+17)
-		} else {
-			s.Weight = d.Weight
 		}
 		if 26 <= stored {
 			s.Last = r.Data[pos+25] != 0
-		} else {
-			s.Last = d.Last
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code): the
-// usual message by fwFastVMoreDerived, anything else by fwVerifyVMoreDerivedFull.
+// FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code).
 func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVMoreDerived(r.Data, slot, base, r.Left); ok {
@@ -9746,87 +7399,42 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	fwVerifyVMoreDerivedFull(r, slot, base)
 }
 
-// fwFastVMoreDerived walks the MoreDerived body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVMoreDerived walks the usual MoreDerived body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVMoreDerivedFull then says why).
 func fwFastVMoreDerived(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-26 {
 		return 0, false
 	}
-	b928 := d[pos : pos+26 : pos+26]
-	stored929 := int(fw.U32(b928, 0))
-	if stored929 < 26 || pos+stored929 > size || fw.U32(b928, 4) != 303 {
+	b681 := d[pos : pos+26 : pos+26]
+	stored682 := int(fw.U32(b681, 0))
+	if stored682 < 26 || pos+stored682 > size || fw.U32(b681, 4) != 303 {
 		return 0, false
 	}
-	left -= int64(stored929)
-	q930 := pos + int(fw.U32(b928, 8))
-	if q930 < pos+12 || q930 > size-4 {
+	left -= int64(stored682)
+	q683 := pos + int(fw.U32(b681, 8))
+	if q683 < pos+12 || q683 > size-4 {
 		return 0, false
 	}
-	n931 := int(fw.U32(d, q930))
-	if q930+4+n931 > size {
+	n684 := int(fw.U32(d, q683))
+	if q683+4+n684 > size {
 		return 0, false
 	}
-	left -= int64(n931)
+	left -= int64(n684)
 	left -= 4
 	return left, true
 }
 
 // fwVerifyVMoreDerivedFull is FwVerifyVMoreDerived for every input: it records why a message fails.
 func fwVerifyVMoreDerivedFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 303 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 303) // records why
+	pos, stored, ok := r.Enter(slot, base, 303)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 26 {
-		blk932 := pos + int(fw.U32(d, pos+8))
-		if blk932 >= pos+8+4 && blk932 <= size-4 {
-			if n933 := int(fw.U32(d, blk932)); n933 <= size-blk932-4 {
-				left -= int64(4 + n933)
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+8, pos)
-			left = r.Left
-		}
-	} else {
-		if 12 <= stored {
-			blk934 := pos + int(fw.U32(d, pos+8))
-			if blk934 >= pos+8+4 && blk934 <= size-4 {
-				if n935 := int(fw.U32(d, blk934)); n935 <= size-blk934-4 {
-					left -= int64(4 + n935)
-				} else {
-					r.Left = left
-					r.Text(pos+8, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		}
+	if 12 <= stored {
+		r.Text(pos+8, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -9879,15 +7487,14 @@ func VerifyMoreDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFMoreDerived(&r, 8, full), full)
 }
 
-// fwFastFMoreDerived is FwVerifyFMoreDerived for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFMoreDerived is FwVerifyFMoreDerived for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFMoreDerived(d []byte, p, end int) int {
-	n936 := int(fw.U32(d, p))
-	if n936 > end-14-p-4 {
+	n685 := int(fw.U32(d, p))
+	if n685 > end-14-p-4 {
 		return -1
 	}
-	p += 4 + n936
+	p += 4 + n685
 	p += 1
 	p += 4
 	p += 8
@@ -9915,11 +7522,11 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	q937 := d[p : p+14 : p+14]
-	s.Level = int8(q937[0])
-	s.Serial = int32(fw.U32(q937, 1))
-	s.Weight = fw.F64(q937, 5)
-	s.Last = q937[13] != 0
+	q686 := d[p : p+14 : p+14]
+	s.Level = int8(q686[0])
+	s.Serial = int32(fw.U32(q686, 1))
+	s.Weight = fw.F64(q686, 5)
+	s.Last = q686[13] != 0
 	p += 14
 	r.Leave()
 	return p
@@ -9932,11 +7539,11 @@ func FwVerifyFMoreDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n938 := int(fw.U32(d, p))
-	if n938 > end-14-p-4 {
+	n687 := int(fw.U32(d, p))
+	if n687 > end-14-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n938
+	p += 4 + n687
 	p += 1
 	p += 4
 	p += 8
@@ -10144,28 +7751,21 @@ func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 		r.String(pos+8, pos, &s.Currency)
 		s.Reserved = fw.VDecimal(r, pos+20)
 	} else {
-		d := NewWallet()
+		*s = NewWallet()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Currency)
-		} else {
-			s.Currency = d.Currency
 		}
 		if 20 <= stored {
 			s.Amount = fw.F64(r.Data, pos+12)
-		} else {
-			s.Amount = d.Amount
 		}
 		if 36 <= stored {
 			s.Reserved = fw.VDecimal(r, pos+20)
-		} else {
-			s.Reserved = d.Reserved
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVWallet verifies the Wallet body the slot leads to (generated code): the
-// usual message by fwFastVWallet, anything else by fwVerifyVWalletFull.
+// FwVerifyVWallet verifies the Wallet body the slot leads to (generated code).
 func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVWallet(r.Data, slot, base, r.Left); ok {
@@ -10176,32 +7776,30 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	fwVerifyVWalletFull(r, slot, base)
 }
 
-// fwFastVWallet walks the Wallet body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVWallet walks the usual Wallet body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVWalletFull then says why).
 func fwFastVWallet(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-36 {
 		return 0, false
 	}
-	b939 := d[pos : pos+36 : pos+36]
-	stored940 := int(fw.U32(b939, 0))
-	if stored940 < 36 || pos+stored940 > size || fw.U32(b939, 4) != 2 {
+	b688 := d[pos : pos+36 : pos+36]
+	stored689 := int(fw.U32(b688, 0))
+	if stored689 < 36 || pos+stored689 > size || fw.U32(b688, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored940)
-	q941 := pos + int(fw.U32(b939, 8))
-	if q941 < pos+12 || q941 > size-4 {
+	left -= int64(stored689)
+	q690 := pos + int(fw.U32(b688, 8))
+	if q690 < pos+12 || q690 > size-4 {
 		return 0, false
 	}
-	n942 := int(fw.U32(d, q941))
-	if q941+4+n942 > size {
+	n691 := int(fw.U32(d, q690))
+	if q690+4+n691 > size {
 		return 0, false
 	}
-	left -= int64(n942)
-	if b939[20+14] > fw.MaxDecimalScale {
+	left -= int64(n691)
+	if b688[20+14] > fw.MaxDecimalScale {
 		return 0, false
 	}
 	left -= 4
@@ -10210,64 +7808,16 @@ func fwFastVWallet(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVWalletFull is FwVerifyVWallet for every input: it records why a message fails.
 func fwVerifyVWalletFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 2) // records why
+	pos, stored, ok := r.Enter(slot, base, 2)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 36 {
-		blk943 := pos + int(fw.U32(d, pos+8))
-		if blk943 >= pos+8+4 && blk943 <= size-4 {
-			if n944 := int(fw.U32(d, blk943)); n944 <= size-blk943-4 {
-				left -= int64(4 + n944)
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+8, pos)
-			left = r.Left
-		}
-		r.Left = left
-		fw.VCheckDecimal(r, pos+20)
-		left = r.Left
-	} else {
-		if 12 <= stored {
-			blk945 := pos + int(fw.U32(d, pos+8))
-			if blk945 >= pos+8+4 && blk945 <= size-4 {
-				if n946 := int(fw.U32(d, blk945)); n946 <= size-blk945-4 {
-					left -= int64(4 + n946)
-				} else {
-					r.Left = left
-					r.Text(pos+8, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		}
-		if 36 <= stored {
-			r.Left = left
-			fw.VCheckDecimal(r, pos+20)
-			left = r.Left
-		}
+	if 12 <= stored {
+		r.Text(pos+8, pos)
 	}
-	r.Left = left
+	if 36 <= stored {
+		fw.VCheckDecimal(r, pos+20)
+	}
 	r.Leave()
 }
 
@@ -10320,15 +7870,14 @@ func VerifyWalletFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFWallet(&r, 8, full), full)
 }
 
-// fwFastFWallet is FwVerifyFWallet for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFWallet is FwVerifyFWallet for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFWallet(d []byte, p, end int) int {
-	n947 := int(fw.U32(d, p))
-	if n947 > end-24-p-4 {
+	n692 := int(fw.U32(d, p))
+	if n692 > end-24-p-4 {
 		return -1
 	}
-	p += 4 + n947
+	p += 4 + n692
 	p += 8
 	if !fw.DecimalValid(d, p) {
 		return -1
@@ -10355,8 +7904,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	q948 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q948, 0)
+	q693 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q693, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -10373,11 +7922,11 @@ func FwVerifyFWallet(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n949 := int(fw.U32(d, p))
-	if n949 > end-24-p-4 {
+	n694 := int(fw.U32(d, p))
+	if n694 > end-24-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n949
+	p += 4 + n694
 	p += 8
 	if !r.CheckDecimal(p) {
 		return -1
@@ -10488,11 +8037,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i950 := range s.Orders {
-		if i950 > 0 {
+	for i695 := range s.Orders {
+		if i695 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i950].FwPrint(b)
+		b = s.Orders[i695].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -10589,26 +8138,26 @@ func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk951 := len(w.Buf)
-		if blk951+4 > cap(w.Buf) {
+		blk696 := len(w.Buf)
+		if blk696+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk951+4]
+		w.Buf = w.Buf[:blk696+4]
 		w.Buf[pos+21] = 1
-		fw.PutU32(w.Buf, pos+21+1, uint32(blk951-pos))
-		(*s.Asset).FwPutV(w, blk951, blk951)
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk696-pos))
+		(*s.Asset).FwPutV(w, blk696, blk696)
 	}
-	c952 := len(s.Orders)
-	blk953 := len(w.Buf)
-	if blk953+4+c952*4 > cap(w.Buf) {
-		w.Grow(4 + c952*4)
+	c697 := len(s.Orders)
+	blk698 := len(w.Buf)
+	if blk698+4+c697*4 > cap(w.Buf) {
+		w.Grow(4 + c697*4)
 	}
-	w.Buf = w.Buf[:blk953+4+c952*4]
-	fw.PutU32(w.Buf, pos+26, uint32(blk953-pos))
-	fw.PutU32(w.Buf, blk953, uint32(c952))
-	p954 := blk953 + 4
-	for i955 := range s.Orders {
-		s.Orders[i955].FwPutV(w, p954+i955*4, pos)
+	w.Buf = w.Buf[:blk698+4+c697*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk698-pos))
+	fw.PutU32(w.Buf, blk698, uint32(c697))
+	p699 := blk698 + 4
+	for i700 := range s.Orders {
+		s.Orders[i700].FwPutV(w, p699+i700*4, pos)
 	}
 }
 
@@ -10637,90 +8186,73 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		s.Extra = protoex.State(body[32])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p956, set957, ok958 := r.Optional(pos+21, pos, 4)
-		if !set957 {
+		p701, set702, ok703 := r.Optional(pos+21, pos, 4)
+		if !set702 {
 			s.Asset = nil
-		} else if ok958 {
+		} else if ok703 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p956, p956)
+			s.Asset.FwGetV(r, p701, p701)
 		}
-		p959, n960, ok961 := r.Block(pos+26, pos, 4)
-		if ok961 {
-			s.Orders = fw.Resize(s.Orders, n960)
-			for i962 := range s.Orders {
-				s.Orders[i962].FwGetV(r, p959+i962*4, pos)
+		p704, n705, ok706 := r.Block(pos+26, pos, 4)
+		if ok706 {
+			s.Orders = fw.Resize(s.Orders, n705)
+			for i707 := range s.Orders {
+				s.Orders[i707].FwGetV(r, p704+i707*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
 	} else {
-		d := NewExAccount()
+		*s = NewExAccount()
 		if 12 <= stored {
 			s.Uid = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.Uid = d.Uid
 		}
 		if 16 <= stored {
 			r.String(pos+12, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 17 <= stored {
 			s.State = protoex.State(r.Data[pos+16])
-		} else {
-			s.State = d.State
 		}
 		if 21 <= stored {
 			s.Wallet.FwGetV(r, pos+17, pos)
-		} else {
-			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p963, set964, ok965 := r.Optional(pos+21, pos, 4)
-			if !set964 {
+			p708, set709, ok710 := r.Optional(pos+21, pos, 4)
+			if !set709 {
 				s.Asset = nil
-			} else if ok965 {
+			} else if ok710 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p963, p963)
+				s.Asset.FwGetV(r, p708, p708)
 			}
-		} else {
-			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p966, n967, ok968 := r.Block(pos+26, pos, 4)
-			if ok968 {
-				s.Orders = fw.Resize(s.Orders, n967)
-				for i969 := range s.Orders {
-					s.Orders[i969].FwGetV(r, p966+i969*4, pos)
+			p711, n712, ok713 := r.Block(pos+26, pos, 4)
+			if ok713 {
+				s.Orders = fw.Resize(s.Orders, n712)
+				for i714 := range s.Orders {
+					s.Orders[i714].FwGetV(r, p711+i714*4, pos)
 					if !r.OK() {
 						break
 					}
 				}
 			}
-		} else {
-			s.Orders = d.Orders
 		}
 		if 32 <= stored {
 			s.Refs = EnumRefs(fw.U16(r.Data, pos+30))
-		} else {
-			s.Refs = d.Refs
 		}
 		if 33 <= stored {
 			s.Extra = protoex.State(r.Data[pos+32])
-		} else {
-			s.Extra = d.Extra
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code): the
-// usual message by fwFastVExAccount, anything else by fwVerifyVExAccountFull.
+// FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code).
 func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVExAccount(r.Data, slot, base, r.Left); ok {
@@ -10731,107 +8263,105 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	fwVerifyVExAccountFull(r, slot, base)
 }
 
-// fwFastVExAccount walks the ExAccount body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVExAccount walks the usual ExAccount body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVExAccountFull then says why).
 func fwFastVExAccount(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-33 {
 		return 0, false
 	}
-	b970 := d[pos : pos+33 : pos+33]
-	stored971 := int(fw.U32(b970, 0))
-	if stored971 < 33 || pos+stored971 > size || fw.U32(b970, 4) != 304 {
+	b715 := d[pos : pos+33 : pos+33]
+	stored716 := int(fw.U32(b715, 0))
+	if stored716 < 33 || pos+stored716 > size || fw.U32(b715, 4) != 304 {
 		return 0, false
 	}
-	left -= int64(stored971)
-	q972 := pos + int(fw.U32(b970, 12))
-	if q972 < pos+16 || q972 > size-4 {
+	left -= int64(stored716)
+	q717 := pos + int(fw.U32(b715, 12))
+	if q717 < pos+16 || q717 > size-4 {
 		return 0, false
 	}
-	n973 := int(fw.U32(d, q972))
-	if q972+4+n973 > size {
+	n718 := int(fw.U32(d, q717))
+	if q717+4+n718 > size {
 		return 0, false
 	}
-	left -= int64(n973)
-	p974 := pos + int(fw.U32(b970, 17))
-	if p974 < pos+21 || p974 > size-28 {
+	left -= int64(n718)
+	p719 := pos + int(fw.U32(b715, 17))
+	if p719 < pos+21 || p719 > size-28 {
 		return 0, false
 	}
-	b975 := d[p974 : p974+28 : p974+28]
-	stored976 := int(fw.U32(b975, 0))
-	if stored976 < 28 || p974+stored976 > size || fw.U32(b975, 4) != 2 {
+	b720 := d[p719 : p719+28 : p719+28]
+	stored721 := int(fw.U32(b720, 0))
+	if stored721 < 28 || p719+stored721 > size || fw.U32(b720, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored976)
-	q977 := p974 + int(fw.U32(b975, 8))
-	if q977 < p974+12 || q977 > size-4 {
+	left -= int64(stored721)
+	q722 := p719 + int(fw.U32(b720, 8))
+	if q722 < p719+12 || q722 > size-4 {
 		return 0, false
 	}
-	n978 := int(fw.U32(d, q977))
-	if q977+4+n978 > size {
+	n723 := int(fw.U32(d, q722))
+	if q722+4+n723 > size {
 		return 0, false
 	}
-	left -= int64(n978)
-	if b970[21] != 0 {
-		p979 := pos + int(fw.U32(b970, 21+1))
-		if p979 < pos+26 || p979 > size-4 {
+	left -= int64(n723)
+	if b715[21] != 0 {
+		p724 := pos + int(fw.U32(b715, 21+1))
+		if p724 < pos+26 || p724 > size-4 {
 			return 0, false
 		}
-		o980 := d[p979 : p979+4 : p979+4]
-		p981 := p979 + int(fw.U32(o980, 0))
-		if p981 < p979+4 || p981 > size-28 {
+		o725 := d[p724 : p724+4 : p724+4]
+		p726 := p724 + int(fw.U32(o725, 0))
+		if p726 < p724+4 || p726 > size-28 {
 			return 0, false
 		}
-		b982 := d[p981 : p981+28 : p981+28]
-		stored983 := int(fw.U32(b982, 0))
-		if stored983 < 28 || p981+stored983 > size || fw.U32(b982, 4) != 2 {
+		b727 := d[p726 : p726+28 : p726+28]
+		stored728 := int(fw.U32(b727, 0))
+		if stored728 < 28 || p726+stored728 > size || fw.U32(b727, 4) != 2 {
 			return 0, false
 		}
-		left -= int64(stored983)
-		q984 := p981 + int(fw.U32(b982, 8))
-		if q984 < p981+12 || q984 > size-4 {
+		left -= int64(stored728)
+		q729 := p726 + int(fw.U32(b727, 8))
+		if q729 < p726+12 || q729 > size-4 {
 			return 0, false
 		}
-		n985 := int(fw.U32(d, q984))
-		if q984+4+n985 > size {
+		n730 := int(fw.U32(d, q729))
+		if q729+4+n730 > size {
 			return 0, false
 		}
-		left -= int64(n985)
+		left -= int64(n730)
 		left -= 8
 	}
-	q986 := pos + int(fw.U32(b970, 26))
-	if q986 < pos+30 || q986 > size-4 {
+	q731 := pos + int(fw.U32(b715, 26))
+	if q731 < pos+30 || q731 > size-4 {
 		return 0, false
 	}
-	n987 := int(fw.U32(d, q986)) * 4
-	if q986+4+n987 > size {
+	n732 := int(fw.U32(d, q731)) * 4
+	if q731+4+n732 > size {
 		return 0, false
 	}
-	left -= int64(n987)
-	end988 := q986 + 4 + n987
-	for at989 := q986 + 4; at989+4 <= end988; at989 += 4 {
-		p990 := pos + int(fw.U32(d, at989))
-		if p990 < at989+4 || p990 > size-50 {
+	left -= int64(n732)
+	end733 := q731 + 4 + n732
+	for at734 := q731 + 4; at734+4 <= end733; at734 += 4 {
+		p735 := pos + int(fw.U32(d, at734))
+		if p735 < at734+4 || p735 > size-50 {
 			return 0, false
 		}
-		b991 := d[p990 : p990+50 : p990+50]
-		stored992 := int(fw.U32(b991, 0))
-		if stored992 < 50 || p990+stored992 > size || fw.U32(b991, 4) != 1 {
+		b736 := d[p735 : p735+50 : p735+50]
+		stored737 := int(fw.U32(b736, 0))
+		if stored737 < 50 || p735+stored737 > size || fw.U32(b736, 4) != 1 {
 			return 0, false
 		}
-		left -= int64(stored992)
-		q993 := p990 + int(fw.U32(b991, 12))
-		if q993 < p990+16 || q993 > size-4 {
+		left -= int64(stored737)
+		q738 := p735 + int(fw.U32(b736, 12))
+		if q738 < p735+16 || q738 > size-4 {
 			return 0, false
 		}
-		n994 := int(fw.U32(d, q993))
-		if q993+4+n994 > size {
+		n739 := int(fw.U32(d, q738))
+		if q738+4+n739 > size {
 			return 0, false
 		}
-		left -= int64(n994)
+		left -= int64(n739)
 		left -= 4
 	}
 	left -= 12
@@ -10840,408 +8370,28 @@ func fwFastVExAccount(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVExAccountFull is FwVerifyVExAccount for every input: it records why a message fails.
 func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 304 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 304) // records why
+	pos, stored, ok := r.Enter(slot, base, 304)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 33 {
-		blk995 := pos + int(fw.U32(d, pos+12))
-		if blk995 >= pos+12+4 && blk995 <= size-4 {
-			if n996 := int(fw.U32(d, blk995)); n996 <= size-blk995-4 {
-				left -= int64(4 + n996)
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+12, pos)
-			left = r.Left
+	if 16 <= stored {
+		r.Text(pos+12, pos)
+	}
+	if 21 <= stored {
+		protoex.FwVerifyVBalance(r, pos+17, pos)
+	}
+	if 26 <= stored {
+		if p740, set, ok := r.Optional(pos+21, pos, 4); set && ok {
+			protoex.FwVerifyVBalance(r, p740, p740)
 		}
-		{
-			slot, base := pos+17, pos
-			pos := base + int(fw.U32(d, slot))
-			stored, typ := 0, uint32(0)
-			if pos >= slot+4 && pos <= size-8 {
-				h := d[pos : pos+8 : pos+8]
-				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-			}
-			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-				left -= int64(stored)
-				if stored >= 28 {
-					blk997 := pos + int(fw.U32(d, pos+8))
-					if blk997 >= pos+8+4 && blk997 <= size-4 {
-						if n998 := int(fw.U32(d, blk997)); n998 <= size-blk997-4 {
-							left -= int64(4 + n998)
-						} else {
-							r.Left = left
-							r.Text(pos+8, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(pos+8, pos)
-						left = r.Left
-					}
-				} else {
-					if 12 <= stored {
-						blk999 := pos + int(fw.U32(d, pos+8))
-						if blk999 >= pos+8+4 && blk999 <= size-4 {
-							if n1000 := int(fw.U32(d, blk999)); n1000 <= size-blk999-4 {
-								left -= int64(4 + n1000)
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+8, pos)
-							left = r.Left
-						}
-					}
-				}
-			} else {
-				r.Left = left
-				r.Enter(slot, base, 2) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+21] != 0 {
-			p1001 := pos + int(fw.U32(d, pos+21+1))
-			if p1001 >= pos+21+5 && p1001 <= size-4 {
-				left -= 4
-				{
-					slot, base := p1001, p1001
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 28 {
-							blk1002 := pos + int(fw.U32(d, pos+8))
-							if blk1002 >= pos+8+4 && blk1002 <= size-4 {
-								if n1003 := int(fw.U32(d, blk1002)); n1003 <= size-blk1002-4 {
-									left -= int64(4 + n1003)
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						} else {
-							if 12 <= stored {
-								blk1004 := pos + int(fw.U32(d, pos+8))
-								if blk1004 >= pos+8+4 && blk1004 <= size-4 {
-									if n1005 := int(fw.U32(d, blk1004)); n1005 <= size-blk1004-4 {
-										left -= int64(4 + n1005)
-									} else {
-										r.Left = left
-										r.Text(pos+8, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 2) // records why
-						left = r.Left
-					}
-				}
-			} else {
-				r.Left = left
-				r.Optional(pos+21, pos, 4) // records why
-				left = r.Left
-			}
-		}
-		p1006, n1007, ok1008 := 0, 0, false
-		blk1009 := pos + int(fw.U32(d, pos+26))
-		if blk1009 >= pos+26+4 && blk1009 <= size-4 && int(fw.U32(d, blk1009))*4 <= size-blk1009-4 {
-			n1007 = int(fw.U32(d, blk1009))
-			p1006 = blk1009 + 4
-			left -= int64(4 + n1007*4)
-			ok1008 = left >= 0
-		} else {
-			r.Left = left
-			p1006, n1007, ok1008 = r.Block(pos+26, pos, 4)
-			left = r.Left
-		}
-		if ok1008 {
-			for i1010 := 0; i1010 < n1007 && left >= 0; i1010++ {
-				{
-					slot, base := p1006+i1010*4, pos
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 50 {
-							blk1011 := pos + int(fw.U32(d, pos+12))
-							if blk1011 >= pos+12+4 && blk1011 <= size-4 {
-								if n1012 := int(fw.U32(d, blk1011)); n1012 <= size-blk1011-4 {
-									left -= int64(4 + n1012)
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							if 16 <= stored {
-								blk1013 := pos + int(fw.U32(d, pos+12))
-								if blk1013 >= pos+12+4 && blk1013 <= size-4 {
-									if n1014 := int(fw.U32(d, blk1013)); n1014 <= size-blk1013-4 {
-										left -= int64(4 + n1014)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 1) // records why
-						left = r.Left
-					}
-				}
-			}
-		}
-	} else {
-		if 16 <= stored {
-			blk1015 := pos + int(fw.U32(d, pos+12))
-			if blk1015 >= pos+12+4 && blk1015 <= size-4 {
-				if n1016 := int(fw.U32(d, blk1015)); n1016 <= size-blk1015-4 {
-					left -= int64(4 + n1016)
-				} else {
-					r.Left = left
-					r.Text(pos+12, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		}
-		if 21 <= stored {
-			{
-				slot, base := pos+17, pos
-				pos := base + int(fw.U32(d, slot))
-				stored, typ := 0, uint32(0)
-				if pos >= slot+4 && pos <= size-8 {
-					h := d[pos : pos+8 : pos+8]
-					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-				}
-				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-					left -= int64(stored)
-					if stored >= 28 {
-						blk1017 := pos + int(fw.U32(d, pos+8))
-						if blk1017 >= pos+8+4 && blk1017 <= size-4 {
-							if n1018 := int(fw.U32(d, blk1017)); n1018 <= size-blk1017-4 {
-								left -= int64(4 + n1018)
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+8, pos)
-							left = r.Left
-						}
-					} else {
-						if 12 <= stored {
-							blk1019 := pos + int(fw.U32(d, pos+8))
-							if blk1019 >= pos+8+4 && blk1019 <= size-4 {
-								if n1020 := int(fw.U32(d, blk1019)); n1020 <= size-blk1019-4 {
-									left -= int64(4 + n1020)
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						}
-					}
-				} else {
-					r.Left = left
-					r.Enter(slot, base, 2) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 26 <= stored {
-			if d[pos+21] != 0 {
-				p1021 := pos + int(fw.U32(d, pos+21+1))
-				if p1021 >= pos+21+5 && p1021 <= size-4 {
-					left -= 4
-					{
-						slot, base := p1021, p1021
-						pos := base + int(fw.U32(d, slot))
-						stored, typ := 0, uint32(0)
-						if pos >= slot+4 && pos <= size-8 {
-							h := d[pos : pos+8 : pos+8]
-							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-						}
-						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-							left -= int64(stored)
-							if stored >= 28 {
-								blk1022 := pos + int(fw.U32(d, pos+8))
-								if blk1022 >= pos+8+4 && blk1022 <= size-4 {
-									if n1023 := int(fw.U32(d, blk1022)); n1023 <= size-blk1022-4 {
-										left -= int64(4 + n1023)
-									} else {
-										r.Left = left
-										r.Text(pos+8, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							} else {
-								if 12 <= stored {
-									blk1024 := pos + int(fw.U32(d, pos+8))
-									if blk1024 >= pos+8+4 && blk1024 <= size-4 {
-										if n1025 := int(fw.U32(d, blk1024)); n1025 <= size-blk1024-4 {
-											left -= int64(4 + n1025)
-										} else {
-											r.Left = left
-											r.Text(pos+8, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+8, pos)
-										left = r.Left
-									}
-								}
-							}
-						} else {
-							r.Left = left
-							r.Enter(slot, base, 2) // records why
-							left = r.Left
-						}
-					}
-				} else {
-					r.Left = left
-					r.Optional(pos+21, pos, 4) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 30 <= stored {
-			p1026, n1027, ok1028 := 0, 0, false
-			blk1029 := pos + int(fw.U32(d, pos+26))
-			if blk1029 >= pos+26+4 && blk1029 <= size-4 && int(fw.U32(d, blk1029))*4 <= size-blk1029-4 {
-				n1027 = int(fw.U32(d, blk1029))
-				p1026 = blk1029 + 4
-				left -= int64(4 + n1027*4)
-				ok1028 = left >= 0
-			} else {
-				r.Left = left
-				p1026, n1027, ok1028 = r.Block(pos+26, pos, 4)
-				left = r.Left
-			}
-			if ok1028 {
-				for i1030 := 0; i1030 < n1027 && left >= 0; i1030++ {
-					{
-						slot, base := p1026+i1030*4, pos
-						pos := base + int(fw.U32(d, slot))
-						stored, typ := 0, uint32(0)
-						if pos >= slot+4 && pos <= size-8 {
-							h := d[pos : pos+8 : pos+8]
-							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-						}
-						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-							left -= int64(stored)
-							if stored >= 50 {
-								blk1031 := pos + int(fw.U32(d, pos+12))
-								if blk1031 >= pos+12+4 && blk1031 <= size-4 {
-									if n1032 := int(fw.U32(d, blk1031)); n1032 <= size-blk1031-4 {
-										left -= int64(4 + n1032)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								if 16 <= stored {
-									blk1033 := pos + int(fw.U32(d, pos+12))
-									if blk1033 >= pos+12+4 && blk1033 <= size-4 {
-										if n1034 := int(fw.U32(d, blk1033)); n1034 <= size-blk1033-4 {
-											left -= int64(4 + n1034)
-										} else {
-											r.Left = left
-											r.Text(pos+12, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								}
-							}
-						} else {
-							r.Left = left
-							r.Enter(slot, base, 1) // records why
-							left = r.Left
-						}
-					}
-				}
+	}
+	if 30 <= stored {
+		if p741, n742, ok := r.Block(pos+26, pos, 4); ok {
+			for i743 := 0; i743 < n742 && r.OK(); i743++ {
+				protoex.FwVerifyVOrder(r, p741+i743*4, pos)
 			}
 		}
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -11294,24 +8444,23 @@ func VerifyExAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFExAccount(&r, 8, full), full)
 }
 
-// fwFastFExAccount is FwVerifyFExAccount for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFExAccount is FwVerifyFExAccount for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFExAccount(d []byte, p, end int) int {
 	p += 4
-	n1035 := int(fw.U32(d, p))
-	if n1035 > end-29-p-4 {
+	n744 := int(fw.U32(d, p))
+	if n744 > end-29-p-4 {
 		return -1
 	}
-	p += 4 + n1035
+	p += 4 + n744
 	p += 1
 	{
 		end := end - 8
-		n1036 := int(fw.U32(d, p))
-		if n1036 > end-16-p-4 {
+		n745 := int(fw.U32(d, p))
+		if n745 > end-16-p-4 {
 			return -1
 		}
-		p += 4 + n1036
+		p += 4 + n745
 		p += 8
 		p += 8
 	}
@@ -11324,31 +8473,31 @@ func fwFastFExAccount(d []byte, p, end int) int {
 		}
 		{
 			end := end - 7
-			n1037 := int(fw.U32(d, p))
-			if n1037 > end-16-p-4 {
+			n746 := int(fw.U32(d, p))
+			if n746 > end-16-p-4 {
 				return -1
 			}
-			p += 4 + n1037
+			p += 4 + n746
 			p += 8
 			p += 8
 		}
 	}
-	n1038 := int(fw.U32(d, p))
-	if n1038*42 > end-3-p-4 {
+	n747 := int(fw.U32(d, p))
+	if n747*42 > end-3-p-4 {
 		return -1
 	}
 	p += 4
-	rest1041 := n1038 * 42
-	for i1040 := 0; i1040 < n1038; i1040++ {
-		rest1041 -= 42
+	rest750 := n747 * 42
+	for i749 := 0; i749 < n747; i749++ {
+		rest750 -= 42
 		{
-			end := end - 3 - rest1041
+			end := end - 3 - rest750
 			p += 4
-			n1042 := int(fw.U32(d, p))
-			if n1042 > end-34-p-4 {
+			n751 := int(fw.U32(d, p))
+			if n751 > end-34-p-4 {
 				return -1
 			}
-			p += 4 + n1042
+			p += 4 + n751
 			p += 1
 			p += 1
 			p += 8
@@ -11375,8 +8524,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i1043 := range s.Orders {
-		b = s.Orders[i1043].FwPutF(b)
+	for i752 := range s.Orders {
+		b = s.Orders[i752].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -11390,14 +8539,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q1044 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q1044, 0))
+	q753 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q753, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	q1045 := d[p : p+1 : p+1]
-	s.State = protoex.State(q1045[0])
+	q754 := d[p : p+1 : p+1]
+	s.State = protoex.State(q754[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -11417,22 +8566,22 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n1046, ok1047 := r.Count(p, end-3, 42)
-	if !ok1047 {
+	n755, ok756 := r.Count(p, end-3, 42)
+	if !ok756 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n1046)
-	rest1049 := n1046 * 42
-	for i1048 := range s.Orders {
-		rest1049 -= 42
-		if p = s.Orders[i1048].FwGetF(r, p, end-3-rest1049); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n755)
+	rest758 := n755 * 42
+	for i757 := range s.Orders {
+		rest758 -= 42
+		if p = s.Orders[i757].FwGetF(r, p, end-3-rest758); p < 0 {
 			return -1
 		}
 	}
-	q1050 := d[p : p+3 : p+3]
-	s.Refs = EnumRefs(fw.U16(q1050, 0))
-	s.Extra = protoex.State(q1050[2])
+	q759 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q759, 0))
+	s.Extra = protoex.State(q759[2])
 	p += 3
 	r.Leave()
 	return p
@@ -11446,22 +8595,22 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n1051 := int(fw.U32(d, p))
-	if n1051 > end-29-p-4 {
+	n760 := int(fw.U32(d, p))
+	if n760 > end-29-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1051
+	p += 4 + n760
 	p += 1
 	{
 		end := end - 8
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n1052 := int(fw.U32(d, p))
-		if n1052 > end-16-p-4 {
+		n761 := int(fw.U32(d, p))
+		if n761 > end-16-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n1052
+		p += 4 + n761
 		p += 8
 		p += 8
 	}
@@ -11477,34 +8626,34 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n1053 := int(fw.U32(d, p))
-			if n1053 > end-16-p-4 {
+			n762 := int(fw.U32(d, p))
+			if n762 > end-16-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n1053
+			p += 4 + n762
 			p += 8
 			p += 8
 		}
 	}
-	n1054, ok1055 := r.Count(p, end-3, 42)
-	if !ok1055 {
+	n763, ok764 := r.Count(p, end-3, 42)
+	if !ok764 {
 		return -1
 	}
 	p += 4
-	rest1057 := n1054 * 42
-	for i1056 := 0; i1056 < n1054; i1056++ {
-		rest1057 -= 42
+	rest766 := n763 * 42
+	for i765 := 0; i765 < n763; i765++ {
+		rest766 -= 42
 		{
-			end := end - 3 - rest1057
+			end := end - 3 - rest766
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n1058 := int(fw.U32(d, p))
-			if n1058 > end-34-p-4 {
+			n767 := int(fw.U32(d, p))
+			if n767 > end-34-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n1058
+			p += 4 + n767
 			p += 1
 			p += 1
 			p += 8
@@ -11543,11 +8692,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i1059 := range s.Orders {
-		if i1059 > 0 {
+	for i768 := range s.Orders {
+		if i768 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i1059].AppendJSON(b)
+		b = s.Orders[i768].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -11598,13 +8747,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e1060 protoex.Order
-					e1060 = protoex.NewOrder()
-					e1060.FwGetJSON(p)
+					var e769 protoex.Order
+					e769 = protoex.NewOrder()
+					e769.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e1060)
+					s.Orders = append(s.Orders, e769)
 				}
 			}
 		case "refs":
@@ -11741,16 +8890,12 @@ func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		s.Sent = fw.Timestamp(fw.U64(body, 24))
 	} else {
-		d := NewPing()
+		*s = NewPing()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 32 <= stored {
 			s.Sent = fw.Timestamp(fw.U64(r.Data, pos+24))
-		} else {
-			s.Sent = d.Sent
 		}
 	}
 	r.Leave()
@@ -11758,19 +8903,8 @@ func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVPing verifies the Ping body the slot leads to (generated code).
 func FwVerifyVPing(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 305 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 305) // records why
+	pos, stored, ok := r.Enter(slot, base, 305)
+	if !ok {
 		return
 	}
 	_, _ = pos, stored
@@ -11834,8 +8968,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q1061 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q1061, 0))
+	q770 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q770, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -12023,16 +9157,12 @@ func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		s.Received = fw.Timestamp(fw.U64(body, 24))
 	} else {
-		d := NewPong()
+		*s = NewPong()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 32 <= stored {
 			s.Received = fw.Timestamp(fw.U64(r.Data, pos+24))
-		} else {
-			s.Received = d.Received
 		}
 	}
 	r.Leave()
@@ -12040,19 +9170,8 @@ func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVPong verifies the Pong body the slot leads to (generated code).
 func FwVerifyVPong(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 306 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 306) // records why
+	pos, stored, ok := r.Enter(slot, base, 306)
+	if !ok {
 		return
 	}
 	_, _ = pos, stored
@@ -12116,8 +9235,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q1062 := d[p : p+8 : p+8]
-	s.Received = fw.Timestamp(fw.U64(q1062, 0))
+	q771 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q771, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -12317,23 +9436,18 @@ func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Reason)
 	} else {
-		d := NewRefused()
+		*s = NewRefused()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 28 <= stored {
 			r.String(pos+24, pos, &s.Reason)
-		} else {
-			s.Reason = d.Reason
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVRefused verifies the Refused body the slot leads to (generated code): the
-// usual message by fwFastVRefused, anything else by fwVerifyVRefusedFull.
+// FwVerifyVRefused verifies the Refused body the slot leads to (generated code).
 func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVRefused(r.Data, slot, base, r.Left); ok {
@@ -12344,87 +9458,42 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	fwVerifyVRefusedFull(r, slot, base)
 }
 
-// fwFastVRefused walks the Refused body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVRefused walks the usual Refused body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVRefusedFull then says why).
 func fwFastVRefused(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-28 {
 		return 0, false
 	}
-	b1063 := d[pos : pos+28 : pos+28]
-	stored1064 := int(fw.U32(b1063, 0))
-	if stored1064 < 28 || pos+stored1064 > size || fw.U32(b1063, 4) != 307 {
+	b772 := d[pos : pos+28 : pos+28]
+	stored773 := int(fw.U32(b772, 0))
+	if stored773 < 28 || pos+stored773 > size || fw.U32(b772, 4) != 307 {
 		return 0, false
 	}
-	left -= int64(stored1064)
-	q1065 := pos + int(fw.U32(b1063, 24))
-	if q1065 < pos+28 || q1065 > size-4 {
+	left -= int64(stored773)
+	q774 := pos + int(fw.U32(b772, 24))
+	if q774 < pos+28 || q774 > size-4 {
 		return 0, false
 	}
-	n1066 := int(fw.U32(d, q1065))
-	if q1065+4+n1066 > size {
+	n775 := int(fw.U32(d, q774))
+	if q774+4+n775 > size {
 		return 0, false
 	}
-	left -= int64(n1066)
+	left -= int64(n775)
 	left -= 4
 	return left, true
 }
 
 // fwVerifyVRefusedFull is FwVerifyVRefused for every input: it records why a message fails.
 func fwVerifyVRefusedFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 307 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 307) // records why
+	pos, stored, ok := r.Enter(slot, base, 307)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 28 {
-		blk1067 := pos + int(fw.U32(d, pos+24))
-		if blk1067 >= pos+24+4 && blk1067 <= size-4 {
-			if n1068 := int(fw.U32(d, blk1067)); n1068 <= size-blk1067-4 {
-				left -= int64(4 + n1068)
-			} else {
-				r.Left = left
-				r.Text(pos+24, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+24, pos)
-			left = r.Left
-		}
-	} else {
-		if 28 <= stored {
-			blk1069 := pos + int(fw.U32(d, pos+24))
-			if blk1069 >= pos+24+4 && blk1069 <= size-4 {
-				if n1070 := int(fw.U32(d, blk1069)); n1070 <= size-blk1069-4 {
-					left -= int64(4 + n1070)
-				} else {
-					r.Left = left
-					r.Text(pos+24, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+24, pos)
-				left = r.Left
-			}
-		}
+	if 28 <= stored {
+		r.Text(pos+24, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -12477,16 +9546,15 @@ func VerifyRefusedFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFRefused(&r, 8, full), full)
 }
 
-// fwFastFRefused is FwVerifyFRefused for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFRefused is FwVerifyFRefused for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFRefused(d []byte, p, end int) int {
 	p += 16
-	n1071 := int(fw.U32(d, p))
-	if n1071 > end-p-4 {
+	n776 := int(fw.U32(d, p))
+	if n776 > end-p-4 {
 		return -1
 	}
-	p += 4 + n1071
+	p += 4 + n776
 	return p
 }
 
@@ -12521,11 +9589,11 @@ func FwVerifyFRefused(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n1072 := int(fw.U32(d, p))
-	if n1072 > end-p-4 {
+	n777 := int(fw.U32(d, p))
+	if n777 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1072
+	p += 4 + n777
 	r.Leave()
 	return p
 }
@@ -12711,23 +9779,18 @@ func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Error)
 	} else {
-		d := NewFailure()
+		*s = NewFailure()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 28 <= stored {
 			r.String(pos+24, pos, &s.Error)
-		} else {
-			s.Error = d.Error
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVFailure verifies the Failure body the slot leads to (generated code): the
-// usual message by fwFastVFailure, anything else by fwVerifyVFailureFull.
+// FwVerifyVFailure verifies the Failure body the slot leads to (generated code).
 func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVFailure(r.Data, slot, base, r.Left); ok {
@@ -12738,87 +9801,42 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	fwVerifyVFailureFull(r, slot, base)
 }
 
-// fwFastVFailure walks the Failure body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVFailure walks the usual Failure body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVFailureFull then says why).
 func fwFastVFailure(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-28 {
 		return 0, false
 	}
-	b1073 := d[pos : pos+28 : pos+28]
-	stored1074 := int(fw.U32(b1073, 0))
-	if stored1074 < 28 || pos+stored1074 > size || fw.U32(b1073, 4) != 308 {
+	b778 := d[pos : pos+28 : pos+28]
+	stored779 := int(fw.U32(b778, 0))
+	if stored779 < 28 || pos+stored779 > size || fw.U32(b778, 4) != 308 {
 		return 0, false
 	}
-	left -= int64(stored1074)
-	q1075 := pos + int(fw.U32(b1073, 24))
-	if q1075 < pos+28 || q1075 > size-4 {
+	left -= int64(stored779)
+	q780 := pos + int(fw.U32(b778, 24))
+	if q780 < pos+28 || q780 > size-4 {
 		return 0, false
 	}
-	n1076 := int(fw.U32(d, q1075))
-	if q1075+4+n1076 > size {
+	n781 := int(fw.U32(d, q780))
+	if q780+4+n781 > size {
 		return 0, false
 	}
-	left -= int64(n1076)
+	left -= int64(n781)
 	left -= 4
 	return left, true
 }
 
 // fwVerifyVFailureFull is FwVerifyVFailure for every input: it records why a message fails.
 func fwVerifyVFailureFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 308 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 308) // records why
+	pos, stored, ok := r.Enter(slot, base, 308)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 28 {
-		blk1077 := pos + int(fw.U32(d, pos+24))
-		if blk1077 >= pos+24+4 && blk1077 <= size-4 {
-			if n1078 := int(fw.U32(d, blk1077)); n1078 <= size-blk1077-4 {
-				left -= int64(4 + n1078)
-			} else {
-				r.Left = left
-				r.Text(pos+24, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+24, pos)
-			left = r.Left
-		}
-	} else {
-		if 28 <= stored {
-			blk1079 := pos + int(fw.U32(d, pos+24))
-			if blk1079 >= pos+24+4 && blk1079 <= size-4 {
-				if n1080 := int(fw.U32(d, blk1079)); n1080 <= size-blk1079-4 {
-					left -= int64(4 + n1080)
-				} else {
-					r.Left = left
-					r.Text(pos+24, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+24, pos)
-				left = r.Left
-			}
-		}
+	if 28 <= stored {
+		r.Text(pos+24, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -12871,16 +9889,15 @@ func VerifyFailureFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFFailure(&r, 8, full), full)
 }
 
-// fwFastFFailure is FwVerifyFFailure for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFFailure is FwVerifyFFailure for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFFailure(d []byte, p, end int) int {
 	p += 16
-	n1081 := int(fw.U32(d, p))
-	if n1081 > end-p-4 {
+	n782 := int(fw.U32(d, p))
+	if n782 > end-p-4 {
 		return -1
 	}
-	p += 4 + n1081
+	p += 4 + n782
 	return p
 }
 
@@ -12915,11 +9932,11 @@ func FwVerifyFFailure(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n1082 := int(fw.U32(d, p))
-	if n1082 > end-p-4 {
+	n783 := int(fw.U32(d, p))
+	if n783 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1082
+	p += 4 + n783
 	r.Leave()
 	return p
 }
@@ -13114,28 +10131,21 @@ func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 		s.Sent = fw.Timestamp(fw.U64(body, 24))
 		r.String(pos+32, pos, &s.Note)
 	} else {
-		d := NewPingRequest()
+		*s = NewPingRequest()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 32 <= stored {
 			s.Sent = fw.Timestamp(fw.U64(r.Data, pos+24))
-		} else {
-			s.Sent = d.Sent
 		}
 		if 36 <= stored {
 			r.String(pos+32, pos, &s.Note)
-		} else {
-			s.Note = d.Note
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code): the
-// usual message by fwFastVPingRequest, anything else by fwVerifyVPingRequestFull.
+// FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code).
 func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVPingRequest(r.Data, slot, base, r.Left); ok {
@@ -13146,87 +10156,42 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	fwVerifyVPingRequestFull(r, slot, base)
 }
 
-// fwFastVPingRequest walks the PingRequest body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVPingRequest walks the usual PingRequest body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVPingRequestFull then says why).
 func fwFastVPingRequest(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-36 {
 		return 0, false
 	}
-	b1083 := d[pos : pos+36 : pos+36]
-	stored1084 := int(fw.U32(b1083, 0))
-	if stored1084 < 36 || pos+stored1084 > size || fw.U32(b1083, 4) != 309 {
+	b784 := d[pos : pos+36 : pos+36]
+	stored785 := int(fw.U32(b784, 0))
+	if stored785 < 36 || pos+stored785 > size || fw.U32(b784, 4) != 309 {
 		return 0, false
 	}
-	left -= int64(stored1084)
-	q1085 := pos + int(fw.U32(b1083, 32))
-	if q1085 < pos+36 || q1085 > size-4 {
+	left -= int64(stored785)
+	q786 := pos + int(fw.U32(b784, 32))
+	if q786 < pos+36 || q786 > size-4 {
 		return 0, false
 	}
-	n1086 := int(fw.U32(d, q1085))
-	if q1085+4+n1086 > size {
+	n787 := int(fw.U32(d, q786))
+	if q786+4+n787 > size {
 		return 0, false
 	}
-	left -= int64(n1086)
+	left -= int64(n787)
 	left -= 4
 	return left, true
 }
 
 // fwVerifyVPingRequestFull is FwVerifyVPingRequest for every input: it records why a message fails.
 func fwVerifyVPingRequestFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 309 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 309) // records why
+	pos, stored, ok := r.Enter(slot, base, 309)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 36 {
-		blk1087 := pos + int(fw.U32(d, pos+32))
-		if blk1087 >= pos+32+4 && blk1087 <= size-4 {
-			if n1088 := int(fw.U32(d, blk1087)); n1088 <= size-blk1087-4 {
-				left -= int64(4 + n1088)
-			} else {
-				r.Left = left
-				r.Text(pos+32, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+32, pos)
-			left = r.Left
-		}
-	} else {
-		if 36 <= stored {
-			blk1089 := pos + int(fw.U32(d, pos+32))
-			if blk1089 >= pos+32+4 && blk1089 <= size-4 {
-				if n1090 := int(fw.U32(d, blk1089)); n1090 <= size-blk1089-4 {
-					left -= int64(4 + n1090)
-				} else {
-					r.Left = left
-					r.Text(pos+32, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+32, pos)
-				left = r.Left
-			}
-		}
+	if 36 <= stored {
+		r.Text(pos+32, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -13279,17 +10244,16 @@ func VerifyPingRequestFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFPingRequest(&r, 8, full), full)
 }
 
-// fwFastFPingRequest is FwVerifyFPingRequest for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFPingRequest is FwVerifyFPingRequest for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFPingRequest(d []byte, p, end int) int {
 	p += 16
 	p += 8
-	n1091 := int(fw.U32(d, p))
-	if n1091 > end-p-4 {
+	n788 := int(fw.U32(d, p))
+	if n788 > end-p-4 {
 		return -1
 	}
-	p += 4 + n1091
+	p += 4 + n788
 	return p
 }
 
@@ -13310,8 +10274,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q1092 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q1092, 0))
+	q789 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q789, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -13329,11 +10293,11 @@ func FwVerifyFPingRequest(r *fw.FReader, p, end int) int {
 	_ = d
 	p += 16
 	p += 8
-	n1093 := int(fw.U32(d, p))
-	if n1093 > end-p-4 {
+	n790 := int(fw.U32(d, p))
+	if n790 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1093
+	p += 4 + n790
 	r.Leave()
 	return p
 }
@@ -13523,23 +10487,18 @@ func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Text)
 	} else {
-		d := NewNotify()
+		*s = NewNotify()
 		if 24 <= stored {
 			s.Id = fw.UUIDAt(r.Data, pos+8)
-		} else {
-			s.Id = d.Id
 		}
 		if 28 <= stored {
 			r.String(pos+24, pos, &s.Text)
-		} else {
-			s.Text = d.Text
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVNotify verifies the Notify body the slot leads to (generated code): the
-// usual message by fwFastVNotify, anything else by fwVerifyVNotifyFull.
+// FwVerifyVNotify verifies the Notify body the slot leads to (generated code).
 func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVNotify(r.Data, slot, base, r.Left); ok {
@@ -13550,87 +10509,42 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	fwVerifyVNotifyFull(r, slot, base)
 }
 
-// fwFastVNotify walks the Notify body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVNotify walks the usual Notify body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVNotifyFull then says why).
 func fwFastVNotify(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-28 {
 		return 0, false
 	}
-	b1094 := d[pos : pos+28 : pos+28]
-	stored1095 := int(fw.U32(b1094, 0))
-	if stored1095 < 28 || pos+stored1095 > size || fw.U32(b1094, 4) != 310 {
+	b791 := d[pos : pos+28 : pos+28]
+	stored792 := int(fw.U32(b791, 0))
+	if stored792 < 28 || pos+stored792 > size || fw.U32(b791, 4) != 310 {
 		return 0, false
 	}
-	left -= int64(stored1095)
-	q1096 := pos + int(fw.U32(b1094, 24))
-	if q1096 < pos+28 || q1096 > size-4 {
+	left -= int64(stored792)
+	q793 := pos + int(fw.U32(b791, 24))
+	if q793 < pos+28 || q793 > size-4 {
 		return 0, false
 	}
-	n1097 := int(fw.U32(d, q1096))
-	if q1096+4+n1097 > size {
+	n794 := int(fw.U32(d, q793))
+	if q793+4+n794 > size {
 		return 0, false
 	}
-	left -= int64(n1097)
+	left -= int64(n794)
 	left -= 4
 	return left, true
 }
 
 // fwVerifyVNotifyFull is FwVerifyVNotify for every input: it records why a message fails.
 func fwVerifyVNotifyFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 310 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 310) // records why
+	pos, stored, ok := r.Enter(slot, base, 310)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 28 {
-		blk1098 := pos + int(fw.U32(d, pos+24))
-		if blk1098 >= pos+24+4 && blk1098 <= size-4 {
-			if n1099 := int(fw.U32(d, blk1098)); n1099 <= size-blk1098-4 {
-				left -= int64(4 + n1099)
-			} else {
-				r.Left = left
-				r.Text(pos+24, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+24, pos)
-			left = r.Left
-		}
-	} else {
-		if 28 <= stored {
-			blk1100 := pos + int(fw.U32(d, pos+24))
-			if blk1100 >= pos+24+4 && blk1100 <= size-4 {
-				if n1101 := int(fw.U32(d, blk1100)); n1101 <= size-blk1100-4 {
-					left -= int64(4 + n1101)
-				} else {
-					r.Left = left
-					r.Text(pos+24, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+24, pos)
-				left = r.Left
-			}
-		}
+	if 28 <= stored {
+		r.Text(pos+24, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -13683,16 +10597,15 @@ func VerifyNotifyFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFNotify(&r, 8, full), full)
 }
 
-// fwFastFNotify is FwVerifyFNotify for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFNotify is FwVerifyFNotify for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFNotify(d []byte, p, end int) int {
 	p += 16
-	n1102 := int(fw.U32(d, p))
-	if n1102 > end-p-4 {
+	n795 := int(fw.U32(d, p))
+	if n795 > end-p-4 {
 		return -1
 	}
-	p += 4 + n1102
+	p += 4 + n795
 	return p
 }
 
@@ -13727,11 +10640,11 @@ func FwVerifyFNotify(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n1103 := int(fw.U32(d, p))
-	if n1103 > end-p-4 {
+	n796 := int(fw.U32(d, p))
+	if n796 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1103
+	p += 4 + n796
 	r.Leave()
 	return p
 }
@@ -13885,19 +10798,8 @@ func (s *Empty) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVEmpty verifies the Empty body the slot leads to (generated code).
 func FwVerifyVEmpty(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 311 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 311) // records why
+	pos, stored, ok := r.Enter(slot, base, 311)
+	if !ok {
 		return
 	}
 	_, _ = pos, stored
@@ -14015,12 +10917,9 @@ func (m *Notify) FBERequestID() any { return m.Id }
 // Receiver decodes the messages of this package's protocol and calls the hook of
 // each (a nil hook skips it): Ping, Pong, Refused, Failure, PingRequest, Notify, Empty.
 // The value passed to a hook is reused for the next message of its type (answers
-// excepted): copy what is kept. OnResponse, when set, is offered every response
-// and reject first (fw.Client sets it); true means it took the message.
+// excepted): copy what is kept. Answers are offered to OnResponse first.
 type Receiver struct {
-	Final         bool
-	Limits        fw.Limits
-	OnResponse    func(id any, m fw.Message, reject bool) bool
+	fw.ReceiverBase
 	OnPing        func(*Ping)
 	OnPong        func(*Pong)
 	OnRefused     func(*Refused)
@@ -14035,19 +10934,14 @@ type Receiver struct {
 }
 
 // NewReceiver is a Receiver of the versioned format.
-func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+func NewReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Limits: fw.DefaultLimits}}
+}
 
 // NewFinalReceiver is a Receiver of the final format.
-func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
-
-// IsFinal tells the format the Receiver reads.
-func (r *Receiver) IsFinal() bool { return r.Final }
-
-// ReceiveLimits are the limits messages are read under.
-func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
-
-// SetOnResponse sets OnResponse (fw.Client).
-func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+func NewFinalReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Final: true, Limits: fw.DefaultLimits}}
+}
 
 // Dispatch decodes one message of type typ and calls its hook; known is false for a type
 // this protocol does not know.
@@ -14055,94 +10949,33 @@ func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
 	switch typ {
 	case 305:
 		v := &r.m0
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnPing != nil {
-			r.OnPing(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnPing)
 	case 306:
 		v := new(Pong)
 		*v = NewPong()
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnResponse != nil && r.OnResponse(v.Id, v, false) {
-			return true, nil
-		}
-		if r.OnPong != nil {
-			r.OnPong(v)
-		}
-		return true, nil
+		return fw.DeliverAnswer(&r.ReceiverBase, typ, msg, v, func(v *Pong) any { return v.Id }, false, r.OnPong)
 	case 307:
 		v := new(Refused)
 		*v = NewRefused()
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnResponse != nil && r.OnResponse(v.Id, v, true) {
-			return true, nil
-		}
-		if r.OnRefused != nil {
-			r.OnRefused(v)
-		}
-		return true, nil
+		return fw.DeliverAnswer(&r.ReceiverBase, typ, msg, v, func(v *Refused) any { return v.Id }, true, r.OnRefused)
 	case 308:
 		v := new(Failure)
 		*v = NewFailure()
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnResponse != nil && r.OnResponse(v.Id, v, true) {
-			return true, nil
-		}
-		if r.OnFailure != nil {
-			r.OnFailure(v)
-		}
-		return true, nil
+		return fw.DeliverAnswer(&r.ReceiverBase, typ, msg, v, func(v *Failure) any { return v.Id }, true, r.OnFailure)
 	case 309:
 		v := &r.m4
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnPingRequest != nil {
-			r.OnPingRequest(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnPingRequest)
 	case 310:
 		v := &r.m5
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnNotify != nil {
-			r.OnNotify(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnNotify)
 	case 311:
 		v := &r.m6
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnEmpty != nil {
-			r.OnEmpty(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnEmpty)
 	}
 	return false, nil
 }
 
-// RequestPingRequest sends q through c and waits for its Pong: or fails with
-// fw.ErrRejected (a *fw.RejectedError holding the reject), fw.ErrTimeout,
-// fw.ErrDisconnected or fw.ErrOverflow. timeout 0 is the client's RequestTimeout.
+// RequestPingRequest sends q through c and waits for its Pong (fw.RequestAs).
 func RequestPingRequest(c *fw.Client, q *PingRequest, timeout time.Duration) (*Pong, error) {
-	m, err := c.Request(q, timeout)
-	if err != nil {
-		return nil, err
-	}
-	a, ok := m.(*Pong)
-	if !ok {
-		return nil, &fw.RejectedError{Message: m}
-	}
-	return a, nil
+	return fw.RequestAs[Pong](c, q, timeout)
 }

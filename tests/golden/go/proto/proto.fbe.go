@@ -247,43 +247,30 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 		s.Volume = fw.F64(body, 26)
 		r.String(pos+12, pos, &s.Symbol)
 	} else {
-		d := NewOrder()
+		*s = NewOrder()
 		if 12 <= stored {
 			s.Uid = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.Uid = d.Uid
 		}
 		if 16 <= stored {
 			r.String(pos+12, pos, &s.Symbol)
-		} else {
-			s.Symbol = d.Symbol
 		}
 		if 17 <= stored {
 			s.Side = OrderSide(r.Data[pos+16])
-		} else {
-			s.Side = d.Side
 		}
 		if 18 <= stored {
 			s.Type = OrderType(r.Data[pos+17])
-		} else {
-			s.Type = d.Type
 		}
 		if 26 <= stored {
 			s.Price = fw.F64(r.Data, pos+18)
-		} else {
-			s.Price = d.Price
 		}
 		if 34 <= stored {
 			s.Volume = fw.F64(r.Data, pos+26)
-		} else {
-			s.Volume = d.Volume
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVOrder verifies the Order body the slot leads to (generated code): the
-// usual message by fwFastVOrder, anything else by fwVerifyVOrderFull.
+// FwVerifyVOrder verifies the Order body the slot leads to (generated code).
 func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVOrder(r.Data, slot, base, r.Left); ok {
@@ -294,10 +281,8 @@ func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	fwVerifyVOrderFull(r, slot, base)
 }
 
-// fwFastVOrder walks the Order body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVOrder walks the usual Order body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVOrderFull then says why).
 func fwFastVOrder(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -325,56 +310,13 @@ func fwFastVOrder(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVOrderFull is FwVerifyVOrder for every input: it records why a message fails.
 func fwVerifyVOrderFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 1) // records why
+	pos, stored, ok := r.Enter(slot, base, 1)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 34 {
-		blk5 := pos + int(fw.U32(d, pos+12))
-		if blk5 >= pos+12+4 && blk5 <= size-4 {
-			if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
-				left -= int64(4 + n6)
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+12, pos)
-			left = r.Left
-		}
-	} else {
-		if 16 <= stored {
-			blk7 := pos + int(fw.U32(d, pos+12))
-			if blk7 >= pos+12+4 && blk7 <= size-4 {
-				if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
-					left -= int64(4 + n8)
-				} else {
-					r.Left = left
-					r.Text(pos+12, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		}
+	if 16 <= stored {
+		r.Text(pos+12, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -427,16 +369,15 @@ func VerifyOrderFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFOrder(&r, 8, full), full)
 }
 
-// fwFastFOrder is FwVerifyFOrder for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFOrder is FwVerifyFOrder for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFOrder(d []byte, p, end int) int {
 	p += 4
-	n9 := int(fw.U32(d, p))
-	if n9 > end-18-p-4 {
+	n5 := int(fw.U32(d, p))
+	if n5 > end-18-p-4 {
 		return -1
 	}
-	p += 4 + n9
+	p += 4 + n5
 	p += 1
 	p += 1
 	p += 8
@@ -462,17 +403,17 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q10 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q10, 0))
+	q6 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q6, 0))
 	p += 4
 	if p = r.String(p, end-18, &s.Symbol); p < 0 {
 		return -1
 	}
-	q11 := d[p : p+18 : p+18]
-	s.Side = OrderSide(q11[0])
-	s.Type = OrderType(q11[1])
-	s.Price = fw.F64(q11, 2)
-	s.Volume = fw.F64(q11, 10)
+	q7 := d[p : p+18 : p+18]
+	s.Side = OrderSide(q7[0])
+	s.Type = OrderType(q7[1])
+	s.Price = fw.F64(q7, 2)
+	s.Volume = fw.F64(q7, 10)
 	p += 18
 	r.Leave()
 	return p
@@ -486,11 +427,11 @@ func FwVerifyFOrder(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n12 := int(fw.U32(d, p))
-	if n12 > end-18-p-4 {
+	n8 := int(fw.U32(d, p))
+	if n8 > end-18-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n12
+	p += 4 + n8
 	p += 1
 	p += 1
 	p += 8
@@ -694,23 +635,18 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 		s.Amount = fw.F64(body, 12)
 		r.String(pos+8, pos, &s.Currency)
 	} else {
-		d := NewBalance()
+		*s = NewBalance()
 		if 12 <= stored {
 			r.String(pos+8, pos, &s.Currency)
-		} else {
-			s.Currency = d.Currency
 		}
 		if 20 <= stored {
 			s.Amount = fw.F64(r.Data, pos+12)
-		} else {
-			s.Amount = d.Amount
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVBalance verifies the Balance body the slot leads to (generated code): the
-// usual message by fwFastVBalance, anything else by fwVerifyVBalanceFull.
+// FwVerifyVBalance verifies the Balance body the slot leads to (generated code).
 func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
 		if left, ok := fwFastVBalance(r.Data, slot, base, r.Left); ok {
@@ -721,87 +657,42 @@ func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	fwVerifyVBalanceFull(r, slot, base)
 }
 
-// fwFastVBalance walks the Balance body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 1 more levels.
+// fwFastVBalance walks the usual Balance body (d a root model, 1 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVBalanceFull then says why).
 func fwFastVBalance(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-20 {
 		return 0, false
 	}
-	b13 := d[pos : pos+20 : pos+20]
-	stored14 := int(fw.U32(b13, 0))
-	if stored14 < 20 || pos+stored14 > size || fw.U32(b13, 4) != 2 {
+	b9 := d[pos : pos+20 : pos+20]
+	stored10 := int(fw.U32(b9, 0))
+	if stored10 < 20 || pos+stored10 > size || fw.U32(b9, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored14)
-	q15 := pos + int(fw.U32(b13, 8))
-	if q15 < pos+12 || q15 > size-4 {
+	left -= int64(stored10)
+	q11 := pos + int(fw.U32(b9, 8))
+	if q11 < pos+12 || q11 > size-4 {
 		return 0, false
 	}
-	n16 := int(fw.U32(d, q15))
-	if q15+4+n16 > size {
+	n12 := int(fw.U32(d, q11))
+	if q11+4+n12 > size {
 		return 0, false
 	}
-	left -= int64(n16)
+	left -= int64(n12)
 	left -= 4
 	return left, true
 }
 
 // fwVerifyVBalanceFull is FwVerifyVBalance for every input: it records why a message fails.
 func fwVerifyVBalanceFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 2) // records why
+	pos, stored, ok := r.Enter(slot, base, 2)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 20 {
-		blk17 := pos + int(fw.U32(d, pos+8))
-		if blk17 >= pos+8+4 && blk17 <= size-4 {
-			if n18 := int(fw.U32(d, blk17)); n18 <= size-blk17-4 {
-				left -= int64(4 + n18)
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+8, pos)
-			left = r.Left
-		}
-	} else {
-		if 12 <= stored {
-			blk19 := pos + int(fw.U32(d, pos+8))
-			if blk19 >= pos+8+4 && blk19 <= size-4 {
-				if n20 := int(fw.U32(d, blk19)); n20 <= size-blk19-4 {
-					left -= int64(4 + n20)
-				} else {
-					r.Left = left
-					r.Text(pos+8, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+8, pos)
-				left = r.Left
-			}
-		}
+	if 12 <= stored {
+		r.Text(pos+8, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -854,15 +745,14 @@ func VerifyBalanceFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFBalance(&r, 8, full), full)
 }
 
-// fwFastFBalance is FwVerifyFBalance for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 1 levels.
+// fwFastFBalance is FwVerifyFBalance for the usual root model (1 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFBalance(d []byte, p, end int) int {
-	n21 := int(fw.U32(d, p))
-	if n21 > end-8-p-4 {
+	n13 := int(fw.U32(d, p))
+	if n13 > end-8-p-4 {
 		return -1
 	}
-	p += 4 + n21
+	p += 4 + n13
 	p += 8
 	return p
 }
@@ -884,8 +774,8 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-8, &s.Currency); p < 0 {
 		return -1
 	}
-	q22 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q22, 0)
+	q14 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q14, 0)
 	p += 8
 	r.Leave()
 	return p
@@ -898,11 +788,11 @@ func FwVerifyFBalance(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n23 := int(fw.U32(d, p))
-	if n23 > end-8-p-4 {
+	n15 := int(fw.U32(d, p))
+	if n15 > end-8-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n23
+	p += 4 + n15
 	p += 8
 	r.Leave()
 	return p
@@ -1000,11 +890,11 @@ func (s *Account) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i24 := range s.Orders {
-		if i24 > 0 {
+	for i16 := range s.Orders {
+		if i16 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i24].FwPrint(b)
+		b = s.Orders[i16].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -1112,15 +1002,15 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk25 := len(w.Buf)
-		if blk25+4 > cap(w.Buf) {
+		blk17 := len(w.Buf)
+		if blk17+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk25+4]
+		w.Buf = w.Buf[:blk17+4]
 		w.Buf[pos+21] = 1
-		fw.PutU32(w.Buf, pos+21+1, uint32(blk25-pos))
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk17-pos))
 		{
-			s, slot, base := &(*s.Asset), blk25, blk25
+			s, slot, base := &(*s.Asset), blk17, blk17
 			n := 20 + 4 + len(s.Currency)
 			pos := len(w.Buf)
 			if pos+n > cap(w.Buf) {
@@ -1139,18 +1029,18 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 			copy(buf[q+4:], s.Currency)
 		}
 	}
-	c26 := len(s.Orders)
-	blk27 := len(w.Buf)
-	if blk27+4+c26*4 > cap(w.Buf) {
-		w.Grow(4 + c26*4)
+	c18 := len(s.Orders)
+	blk19 := len(w.Buf)
+	if blk19+4+c18*4 > cap(w.Buf) {
+		w.Grow(4 + c18*4)
 	}
-	w.Buf = w.Buf[:blk27+4+c26*4]
-	fw.PutU32(w.Buf, pos+26, uint32(blk27-pos))
-	fw.PutU32(w.Buf, blk27, uint32(c26))
-	p28 := blk27 + 4
-	for i29 := range s.Orders {
+	w.Buf = w.Buf[:blk19+4+c18*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk19-pos))
+	fw.PutU32(w.Buf, blk19, uint32(c18))
+	p20 := blk19 + 4
+	for i21 := range s.Orders {
 		{
-			s, slot, base := &s.Orders[i29], p28+i29*4, pos
+			s, slot, base := &s.Orders[i21], p20+i21*4, pos
 			n := 34 + 4 + len(s.Symbol)
 			pos := len(w.Buf)
 			if pos+n > cap(w.Buf) {
@@ -1198,80 +1088,67 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		s.State = State(body[16])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p30, set31, ok32 := r.Optional(pos+21, pos, 4)
-		if !set31 {
+		p22, set23, ok24 := r.Optional(pos+21, pos, 4)
+		if !set23 {
 			s.Asset = nil
-		} else if ok32 {
+		} else if ok24 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p30, p30)
+			s.Asset.FwGetV(r, p22, p22)
 		}
-		p33, n34, ok35 := r.Block(pos+26, pos, 4)
-		if ok35 {
-			s.Orders = fw.Resize(s.Orders, n34)
-			for i36 := range s.Orders {
-				s.Orders[i36].FwGetV(r, p33+i36*4, pos)
+		p25, n26, ok27 := r.Block(pos+26, pos, 4)
+		if ok27 {
+			s.Orders = fw.Resize(s.Orders, n26)
+			for i28 := range s.Orders {
+				s.Orders[i28].FwGetV(r, p25+i28*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
 	} else {
-		d := NewAccount()
+		*s = NewAccount()
 		if 12 <= stored {
 			s.Uid = int32(fw.U32(r.Data, pos+8))
-		} else {
-			s.Uid = d.Uid
 		}
 		if 16 <= stored {
 			r.String(pos+12, pos, &s.Name)
-		} else {
-			s.Name = d.Name
 		}
 		if 17 <= stored {
 			s.State = State(r.Data[pos+16])
-		} else {
-			s.State = d.State
 		}
 		if 21 <= stored {
 			s.Wallet.FwGetV(r, pos+17, pos)
-		} else {
-			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p37, set38, ok39 := r.Optional(pos+21, pos, 4)
-			if !set38 {
+			p29, set30, ok31 := r.Optional(pos+21, pos, 4)
+			if !set30 {
 				s.Asset = nil
-			} else if ok39 {
+			} else if ok31 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p37, p37)
+				s.Asset.FwGetV(r, p29, p29)
 			}
-		} else {
-			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p40, n41, ok42 := r.Block(pos+26, pos, 4)
-			if ok42 {
-				s.Orders = fw.Resize(s.Orders, n41)
-				for i43 := range s.Orders {
-					s.Orders[i43].FwGetV(r, p40+i43*4, pos)
+			p32, n33, ok34 := r.Block(pos+26, pos, 4)
+			if ok34 {
+				s.Orders = fw.Resize(s.Orders, n33)
+				for i35 := range s.Orders {
+					s.Orders[i35].FwGetV(r, p32+i35*4, pos)
 					if !r.OK() {
 						break
 					}
 				}
 			}
-		} else {
-			s.Orders = d.Orders
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVAccount verifies the Account body the slot leads to (generated code): the
-// usual message by fwFastVAccount, anything else by fwVerifyVAccountFull.
+// FwVerifyVAccount verifies the Account body the slot leads to (generated code).
 func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVAccount(r.Data, slot, base, r.Left); ok {
@@ -1282,107 +1159,105 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	fwVerifyVAccountFull(r, slot, base)
 }
 
-// fwFastVAccount walks the Account body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVAccount walks the usual Account body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVAccountFull then says why).
 func fwFastVAccount(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-30 {
 		return 0, false
 	}
-	b44 := d[pos : pos+30 : pos+30]
-	stored45 := int(fw.U32(b44, 0))
-	if stored45 < 30 || pos+stored45 > size || fw.U32(b44, 4) != 3 {
+	b36 := d[pos : pos+30 : pos+30]
+	stored37 := int(fw.U32(b36, 0))
+	if stored37 < 30 || pos+stored37 > size || fw.U32(b36, 4) != 3 {
 		return 0, false
 	}
-	left -= int64(stored45)
-	q46 := pos + int(fw.U32(b44, 12))
-	if q46 < pos+16 || q46 > size-4 {
+	left -= int64(stored37)
+	q38 := pos + int(fw.U32(b36, 12))
+	if q38 < pos+16 || q38 > size-4 {
 		return 0, false
 	}
-	n47 := int(fw.U32(d, q46))
-	if q46+4+n47 > size {
+	n39 := int(fw.U32(d, q38))
+	if q38+4+n39 > size {
 		return 0, false
 	}
-	left -= int64(n47)
-	p48 := pos + int(fw.U32(b44, 17))
-	if p48 < pos+21 || p48 > size-20 {
+	left -= int64(n39)
+	p40 := pos + int(fw.U32(b36, 17))
+	if p40 < pos+21 || p40 > size-20 {
 		return 0, false
 	}
-	b49 := d[p48 : p48+20 : p48+20]
-	stored50 := int(fw.U32(b49, 0))
-	if stored50 < 20 || p48+stored50 > size || fw.U32(b49, 4) != 2 {
+	b41 := d[p40 : p40+20 : p40+20]
+	stored42 := int(fw.U32(b41, 0))
+	if stored42 < 20 || p40+stored42 > size || fw.U32(b41, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored50)
-	q51 := p48 + int(fw.U32(b49, 8))
-	if q51 < p48+12 || q51 > size-4 {
+	left -= int64(stored42)
+	q43 := p40 + int(fw.U32(b41, 8))
+	if q43 < p40+12 || q43 > size-4 {
 		return 0, false
 	}
-	n52 := int(fw.U32(d, q51))
-	if q51+4+n52 > size {
+	n44 := int(fw.U32(d, q43))
+	if q43+4+n44 > size {
 		return 0, false
 	}
-	left -= int64(n52)
-	if b44[21] != 0 {
-		p53 := pos + int(fw.U32(b44, 21+1))
-		if p53 < pos+26 || p53 > size-4 {
+	left -= int64(n44)
+	if b36[21] != 0 {
+		p45 := pos + int(fw.U32(b36, 21+1))
+		if p45 < pos+26 || p45 > size-4 {
 			return 0, false
 		}
-		o54 := d[p53 : p53+4 : p53+4]
-		p55 := p53 + int(fw.U32(o54, 0))
-		if p55 < p53+4 || p55 > size-20 {
+		o46 := d[p45 : p45+4 : p45+4]
+		p47 := p45 + int(fw.U32(o46, 0))
+		if p47 < p45+4 || p47 > size-20 {
 			return 0, false
 		}
-		b56 := d[p55 : p55+20 : p55+20]
-		stored57 := int(fw.U32(b56, 0))
-		if stored57 < 20 || p55+stored57 > size || fw.U32(b56, 4) != 2 {
+		b48 := d[p47 : p47+20 : p47+20]
+		stored49 := int(fw.U32(b48, 0))
+		if stored49 < 20 || p47+stored49 > size || fw.U32(b48, 4) != 2 {
 			return 0, false
 		}
-		left -= int64(stored57)
-		q58 := p55 + int(fw.U32(b56, 8))
-		if q58 < p55+12 || q58 > size-4 {
+		left -= int64(stored49)
+		q50 := p47 + int(fw.U32(b48, 8))
+		if q50 < p47+12 || q50 > size-4 {
 			return 0, false
 		}
-		n59 := int(fw.U32(d, q58))
-		if q58+4+n59 > size {
+		n51 := int(fw.U32(d, q50))
+		if q50+4+n51 > size {
 			return 0, false
 		}
-		left -= int64(n59)
+		left -= int64(n51)
 		left -= 8
 	}
-	q60 := pos + int(fw.U32(b44, 26))
-	if q60 < pos+30 || q60 > size-4 {
+	q52 := pos + int(fw.U32(b36, 26))
+	if q52 < pos+30 || q52 > size-4 {
 		return 0, false
 	}
-	n61 := int(fw.U32(d, q60)) * 4
-	if q60+4+n61 > size {
+	n53 := int(fw.U32(d, q52)) * 4
+	if q52+4+n53 > size {
 		return 0, false
 	}
-	left -= int64(n61)
-	end62 := q60 + 4 + n61
-	for at63 := q60 + 4; at63+4 <= end62; at63 += 4 {
-		p64 := pos + int(fw.U32(d, at63))
-		if p64 < at63+4 || p64 > size-34 {
+	left -= int64(n53)
+	end54 := q52 + 4 + n53
+	for at55 := q52 + 4; at55+4 <= end54; at55 += 4 {
+		p56 := pos + int(fw.U32(d, at55))
+		if p56 < at55+4 || p56 > size-34 {
 			return 0, false
 		}
-		b65 := d[p64 : p64+34 : p64+34]
-		stored66 := int(fw.U32(b65, 0))
-		if stored66 < 34 || p64+stored66 > size || fw.U32(b65, 4) != 1 {
+		b57 := d[p56 : p56+34 : p56+34]
+		stored58 := int(fw.U32(b57, 0))
+		if stored58 < 34 || p56+stored58 > size || fw.U32(b57, 4) != 1 {
 			return 0, false
 		}
-		left -= int64(stored66)
-		q67 := p64 + int(fw.U32(b65, 12))
-		if q67 < p64+16 || q67 > size-4 {
+		left -= int64(stored58)
+		q59 := p56 + int(fw.U32(b57, 12))
+		if q59 < p56+16 || q59 > size-4 {
 			return 0, false
 		}
-		n68 := int(fw.U32(d, q67))
-		if q67+4+n68 > size {
+		n60 := int(fw.U32(d, q59))
+		if q59+4+n60 > size {
 			return 0, false
 		}
-		left -= int64(n68)
+		left -= int64(n60)
 		left -= 4
 	}
 	left -= 12
@@ -1391,408 +1266,28 @@ func fwFastVAccount(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVAccountFull is FwVerifyVAccount for every input: it records why a message fails.
 func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 3) // records why
+	pos, stored, ok := r.Enter(slot, base, 3)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 30 {
-		blk69 := pos + int(fw.U32(d, pos+12))
-		if blk69 >= pos+12+4 && blk69 <= size-4 {
-			if n70 := int(fw.U32(d, blk69)); n70 <= size-blk69-4 {
-				left -= int64(4 + n70)
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		} else {
-			r.Left = left
-			r.Text(pos+12, pos)
-			left = r.Left
+	if 16 <= stored {
+		r.Text(pos+12, pos)
+	}
+	if 21 <= stored {
+		FwVerifyVBalance(r, pos+17, pos)
+	}
+	if 26 <= stored {
+		if p61, set, ok := r.Optional(pos+21, pos, 4); set && ok {
+			FwVerifyVBalance(r, p61, p61)
 		}
-		{
-			slot, base := pos+17, pos
-			pos := base + int(fw.U32(d, slot))
-			stored, typ := 0, uint32(0)
-			if pos >= slot+4 && pos <= size-8 {
-				h := d[pos : pos+8 : pos+8]
-				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-			}
-			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-				left -= int64(stored)
-				if stored >= 20 {
-					blk71 := pos + int(fw.U32(d, pos+8))
-					if blk71 >= pos+8+4 && blk71 <= size-4 {
-						if n72 := int(fw.U32(d, blk71)); n72 <= size-blk71-4 {
-							left -= int64(4 + n72)
-						} else {
-							r.Left = left
-							r.Text(pos+8, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(pos+8, pos)
-						left = r.Left
-					}
-				} else {
-					if 12 <= stored {
-						blk73 := pos + int(fw.U32(d, pos+8))
-						if blk73 >= pos+8+4 && blk73 <= size-4 {
-							if n74 := int(fw.U32(d, blk73)); n74 <= size-blk73-4 {
-								left -= int64(4 + n74)
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+8, pos)
-							left = r.Left
-						}
-					}
-				}
-			} else {
-				r.Left = left
-				r.Enter(slot, base, 2) // records why
-				left = r.Left
-			}
-		}
-		if d[pos+21] != 0 {
-			p75 := pos + int(fw.U32(d, pos+21+1))
-			if p75 >= pos+21+5 && p75 <= size-4 {
-				left -= 4
-				{
-					slot, base := p75, p75
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 20 {
-							blk76 := pos + int(fw.U32(d, pos+8))
-							if blk76 >= pos+8+4 && blk76 <= size-4 {
-								if n77 := int(fw.U32(d, blk76)); n77 <= size-blk76-4 {
-									left -= int64(4 + n77)
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						} else {
-							if 12 <= stored {
-								blk78 := pos + int(fw.U32(d, pos+8))
-								if blk78 >= pos+8+4 && blk78 <= size-4 {
-									if n79 := int(fw.U32(d, blk78)); n79 <= size-blk78-4 {
-										left -= int64(4 + n79)
-									} else {
-										r.Left = left
-										r.Text(pos+8, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 2) // records why
-						left = r.Left
-					}
-				}
-			} else {
-				r.Left = left
-				r.Optional(pos+21, pos, 4) // records why
-				left = r.Left
-			}
-		}
-		p80, n81, ok82 := 0, 0, false
-		blk83 := pos + int(fw.U32(d, pos+26))
-		if blk83 >= pos+26+4 && blk83 <= size-4 && int(fw.U32(d, blk83))*4 <= size-blk83-4 {
-			n81 = int(fw.U32(d, blk83))
-			p80 = blk83 + 4
-			left -= int64(4 + n81*4)
-			ok82 = left >= 0
-		} else {
-			r.Left = left
-			p80, n81, ok82 = r.Block(pos+26, pos, 4)
-			left = r.Left
-		}
-		if ok82 {
-			for i84 := 0; i84 < n81 && left >= 0; i84++ {
-				{
-					slot, base := p80+i84*4, pos
-					pos := base + int(fw.U32(d, slot))
-					stored, typ := 0, uint32(0)
-					if pos >= slot+4 && pos <= size-8 {
-						h := d[pos : pos+8 : pos+8]
-						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-					}
-					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-						left -= int64(stored)
-						if stored >= 34 {
-							blk85 := pos + int(fw.U32(d, pos+12))
-							if blk85 >= pos+12+4 && blk85 <= size-4 {
-								if n86 := int(fw.U32(d, blk85)); n86 <= size-blk85-4 {
-									left -= int64(4 + n86)
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							if 16 <= stored {
-								blk87 := pos + int(fw.U32(d, pos+12))
-								if blk87 >= pos+12+4 && blk87 <= size-4 {
-									if n88 := int(fw.U32(d, blk87)); n88 <= size-blk87-4 {
-										left -= int64(4 + n88)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							}
-						}
-					} else {
-						r.Left = left
-						r.Enter(slot, base, 1) // records why
-						left = r.Left
-					}
-				}
-			}
-		}
-	} else {
-		if 16 <= stored {
-			blk89 := pos + int(fw.U32(d, pos+12))
-			if blk89 >= pos+12+4 && blk89 <= size-4 {
-				if n90 := int(fw.U32(d, blk89)); n90 <= size-blk89-4 {
-					left -= int64(4 + n90)
-				} else {
-					r.Left = left
-					r.Text(pos+12, pos)
-					left = r.Left
-				}
-			} else {
-				r.Left = left
-				r.Text(pos+12, pos)
-				left = r.Left
-			}
-		}
-		if 21 <= stored {
-			{
-				slot, base := pos+17, pos
-				pos := base + int(fw.U32(d, slot))
-				stored, typ := 0, uint32(0)
-				if pos >= slot+4 && pos <= size-8 {
-					h := d[pos : pos+8 : pos+8]
-					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-				}
-				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-					left -= int64(stored)
-					if stored >= 20 {
-						blk91 := pos + int(fw.U32(d, pos+8))
-						if blk91 >= pos+8+4 && blk91 <= size-4 {
-							if n92 := int(fw.U32(d, blk91)); n92 <= size-blk91-4 {
-								left -= int64(4 + n92)
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+8, pos)
-							left = r.Left
-						}
-					} else {
-						if 12 <= stored {
-							blk93 := pos + int(fw.U32(d, pos+8))
-							if blk93 >= pos+8+4 && blk93 <= size-4 {
-								if n94 := int(fw.U32(d, blk93)); n94 <= size-blk93-4 {
-									left -= int64(4 + n94)
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						}
-					}
-				} else {
-					r.Left = left
-					r.Enter(slot, base, 2) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 26 <= stored {
-			if d[pos+21] != 0 {
-				p95 := pos + int(fw.U32(d, pos+21+1))
-				if p95 >= pos+21+5 && p95 <= size-4 {
-					left -= 4
-					{
-						slot, base := p95, p95
-						pos := base + int(fw.U32(d, slot))
-						stored, typ := 0, uint32(0)
-						if pos >= slot+4 && pos <= size-8 {
-							h := d[pos : pos+8 : pos+8]
-							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-						}
-						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-							left -= int64(stored)
-							if stored >= 20 {
-								blk96 := pos + int(fw.U32(d, pos+8))
-								if blk96 >= pos+8+4 && blk96 <= size-4 {
-									if n97 := int(fw.U32(d, blk96)); n97 <= size-blk96-4 {
-										left -= int64(4 + n97)
-									} else {
-										r.Left = left
-										r.Text(pos+8, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							} else {
-								if 12 <= stored {
-									blk98 := pos + int(fw.U32(d, pos+8))
-									if blk98 >= pos+8+4 && blk98 <= size-4 {
-										if n99 := int(fw.U32(d, blk98)); n99 <= size-blk98-4 {
-											left -= int64(4 + n99)
-										} else {
-											r.Left = left
-											r.Text(pos+8, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+8, pos)
-										left = r.Left
-									}
-								}
-							}
-						} else {
-							r.Left = left
-							r.Enter(slot, base, 2) // records why
-							left = r.Left
-						}
-					}
-				} else {
-					r.Left = left
-					r.Optional(pos+21, pos, 4) // records why
-					left = r.Left
-				}
-			}
-		}
-		if 30 <= stored {
-			p100, n101, ok102 := 0, 0, false
-			blk103 := pos + int(fw.U32(d, pos+26))
-			if blk103 >= pos+26+4 && blk103 <= size-4 && int(fw.U32(d, blk103))*4 <= size-blk103-4 {
-				n101 = int(fw.U32(d, blk103))
-				p100 = blk103 + 4
-				left -= int64(4 + n101*4)
-				ok102 = left >= 0
-			} else {
-				r.Left = left
-				p100, n101, ok102 = r.Block(pos+26, pos, 4)
-				left = r.Left
-			}
-			if ok102 {
-				for i104 := 0; i104 < n101 && left >= 0; i104++ {
-					{
-						slot, base := p100+i104*4, pos
-						pos := base + int(fw.U32(d, slot))
-						stored, typ := 0, uint32(0)
-						if pos >= slot+4 && pos <= size-8 {
-							h := d[pos : pos+8 : pos+8]
-							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-						}
-						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-							left -= int64(stored)
-							if stored >= 34 {
-								blk105 := pos + int(fw.U32(d, pos+12))
-								if blk105 >= pos+12+4 && blk105 <= size-4 {
-									if n106 := int(fw.U32(d, blk105)); n106 <= size-blk105-4 {
-										left -= int64(4 + n106)
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								if 16 <= stored {
-									blk107 := pos + int(fw.U32(d, pos+12))
-									if blk107 >= pos+12+4 && blk107 <= size-4 {
-										if n108 := int(fw.U32(d, blk107)); n108 <= size-blk107-4 {
-											left -= int64(4 + n108)
-										} else {
-											r.Left = left
-											r.Text(pos+12, pos)
-											left = r.Left
-										}
-									} else {
-										r.Left = left
-										r.Text(pos+12, pos)
-										left = r.Left
-									}
-								}
-							}
-						} else {
-							r.Left = left
-							r.Enter(slot, base, 1) // records why
-							left = r.Left
-						}
-					}
-				}
+	}
+	if 30 <= stored {
+		if p62, n63, ok := r.Block(pos+26, pos, 4); ok {
+			for i64 := 0; i64 < n63 && r.OK(); i64++ {
+				FwVerifyVOrder(r, p62+i64*4, pos)
 			}
 		}
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -1845,24 +1340,23 @@ func VerifyAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFAccount(&r, 8, full), full)
 }
 
-// fwFastFAccount is FwVerifyFAccount for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFAccount is FwVerifyFAccount for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFAccount(d []byte, p, end int) int {
 	p += 4
-	n109 := int(fw.U32(d, p))
-	if n109 > end-18-p-4 {
+	n65 := int(fw.U32(d, p))
+	if n65 > end-18-p-4 {
 		return -1
 	}
-	p += 4 + n109
+	p += 4 + n65
 	p += 1
 	{
 		end := end - 5
-		n110 := int(fw.U32(d, p))
-		if n110 > end-8-p-4 {
+		n66 := int(fw.U32(d, p))
+		if n66 > end-8-p-4 {
 			return -1
 		}
-		p += 4 + n110
+		p += 4 + n66
 		p += 8
 	}
 	if d[p] == 0 {
@@ -1874,30 +1368,30 @@ func fwFastFAccount(d []byte, p, end int) int {
 		}
 		{
 			end := end - 4
-			n111 := int(fw.U32(d, p))
-			if n111 > end-8-p-4 {
+			n67 := int(fw.U32(d, p))
+			if n67 > end-8-p-4 {
 				return -1
 			}
-			p += 4 + n111
+			p += 4 + n67
 			p += 8
 		}
 	}
-	n112 := int(fw.U32(d, p))
-	if n112*26 > end-p-4 {
+	n68 := int(fw.U32(d, p))
+	if n68*26 > end-p-4 {
 		return -1
 	}
 	p += 4
-	rest115 := n112 * 26
-	for i114 := 0; i114 < n112; i114++ {
-		rest115 -= 26
+	rest71 := n68 * 26
+	for i70 := 0; i70 < n68; i70++ {
+		rest71 -= 26
 		{
-			end := end - rest115
+			end := end - rest71
 			p += 4
-			n116 := int(fw.U32(d, p))
-			if n116 > end-18-p-4 {
+			n72 := int(fw.U32(d, p))
+			if n72 > end-18-p-4 {
 				return -1
 			}
-			p += 4 + n116
+			p += 4 + n72
 			p += 1
 			p += 1
 			p += 8
@@ -1920,8 +1414,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i117 := range s.Orders {
-		b = s.Orders[i117].FwPutF(b)
+	for i73 := range s.Orders {
+		b = s.Orders[i73].FwPutF(b)
 	}
 	return b
 }
@@ -1933,14 +1427,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q118 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q118, 0))
+	q74 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q74, 0))
 	p += 4
 	if p = r.String(p, end-18, &s.Name); p < 0 {
 		return -1
 	}
-	q119 := d[p : p+1 : p+1]
-	s.State = State(q119[0])
+	q75 := d[p : p+1 : p+1]
+	s.State = State(q75[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1960,16 +1454,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n120, ok121 := r.Count(p, end, 26)
-	if !ok121 {
+	n76, ok77 := r.Count(p, end, 26)
+	if !ok77 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n120)
-	rest123 := n120 * 26
-	for i122 := range s.Orders {
-		rest123 -= 26
-		if p = s.Orders[i122].FwGetF(r, p, end-rest123); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n76)
+	rest79 := n76 * 26
+	for i78 := range s.Orders {
+		rest79 -= 26
+		if p = s.Orders[i78].FwGetF(r, p, end-rest79); p < 0 {
 			return -1
 		}
 	}
@@ -1985,22 +1479,22 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n124 := int(fw.U32(d, p))
-	if n124 > end-18-p-4 {
+	n80 := int(fw.U32(d, p))
+	if n80 > end-18-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n124
+	p += 4 + n80
 	p += 1
 	{
 		end := end - 5
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n125 := int(fw.U32(d, p))
-		if n125 > end-8-p-4 {
+		n81 := int(fw.U32(d, p))
+		if n81 > end-8-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n125
+		p += 4 + n81
 		p += 8
 	}
 	if d[p] == 0 {
@@ -2015,33 +1509,33 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n126 := int(fw.U32(d, p))
-			if n126 > end-8-p-4 {
+			n82 := int(fw.U32(d, p))
+			if n82 > end-8-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n126
+			p += 4 + n82
 			p += 8
 		}
 	}
-	n127, ok128 := r.Count(p, end, 26)
-	if !ok128 {
+	n83, ok84 := r.Count(p, end, 26)
+	if !ok84 {
 		return -1
 	}
 	p += 4
-	rest130 := n127 * 26
-	for i129 := 0; i129 < n127; i129++ {
-		rest130 -= 26
+	rest86 := n83 * 26
+	for i85 := 0; i85 < n83; i85++ {
+		rest86 -= 26
 		{
-			end := end - rest130
+			end := end - rest86
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n131 := int(fw.U32(d, p))
-			if n131 > end-18-p-4 {
+			n87 := int(fw.U32(d, p))
+			if n87 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n131
+			p += 4 + n87
 			p += 1
 			p += 1
 			p += 8
@@ -2076,11 +1570,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i132 := range s.Orders {
-		if i132 > 0 {
+	for i88 := range s.Orders {
+		if i88 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i132].AppendJSON(b)
+		b = s.Orders[i88].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -2127,13 +1621,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e133 Order
-					e133 = NewOrder()
-					e133.FwGetJSON(p)
+					var e89 Order
+					e89 = NewOrder()
+					e89.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e133)
+					s.Orders = append(s.Orders, e89)
 				}
 			}
 		default:
@@ -2145,34 +1639,26 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 // Receiver decodes the messages of this package's protocol and calls the hook of
 // each (a nil hook skips it): Order, Balance, Account.
 // The value passed to a hook is reused for the next message of its type (answers
-// excepted): copy what is kept. OnResponse, when set, is offered every response
-// and reject first (fw.Client sets it); true means it took the message.
+// excepted): copy what is kept. Answers are offered to OnResponse first.
 type Receiver struct {
-	Final      bool
-	Limits     fw.Limits
-	OnResponse func(id any, m fw.Message, reject bool) bool
-	OnOrder    func(*Order)
-	OnBalance  func(*Balance)
-	OnAccount  func(*Account)
-	m0         Order
-	m1         Balance
-	m2         Account
+	fw.ReceiverBase
+	OnOrder   func(*Order)
+	OnBalance func(*Balance)
+	OnAccount func(*Account)
+	m0        Order
+	m1        Balance
+	m2        Account
 }
 
 // NewReceiver is a Receiver of the versioned format.
-func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+func NewReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Limits: fw.DefaultLimits}}
+}
 
 // NewFinalReceiver is a Receiver of the final format.
-func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
-
-// IsFinal tells the format the Receiver reads.
-func (r *Receiver) IsFinal() bool { return r.Final }
-
-// ReceiveLimits are the limits messages are read under.
-func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
-
-// SetOnResponse sets OnResponse (fw.Client).
-func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+func NewFinalReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Final: true, Limits: fw.DefaultLimits}}
+}
 
 // Dispatch decodes one message of type typ and calls its hook; known is false for a type
 // this protocol does not know.
@@ -2180,31 +1666,13 @@ func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
 	switch typ {
 	case 1:
 		v := &r.m0
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnOrder != nil {
-			r.OnOrder(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnOrder)
 	case 2:
 		v := &r.m1
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnBalance != nil {
-			r.OnBalance(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnBalance)
 	case 3:
 		v := &r.m2
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnAccount != nil {
-			r.OnAccount(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnAccount)
 	}
 	return false, nil
 }

@@ -133,18 +133,15 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 12 {
 		s.Body.FwGetV(r, pos+8, pos)
 	} else {
-		d := NewOrderMessage()
+		*s = NewOrderMessage()
 		if 12 <= stored {
 			s.Body.FwGetV(r, pos+8, pos)
-		} else {
-			s.Body = d.Body
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code): the
-// usual message by fwFastVOrderMessage, anything else by fwVerifyVOrderMessageFull.
+// FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code).
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVOrderMessage(r.Data, slot, base, r.Left); ok {
@@ -155,10 +152,8 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 	fwVerifyVOrderMessageFull(r, slot, base)
 }
 
-// fwFastVOrderMessage walks the OrderMessage body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVOrderMessage walks the usual OrderMessage body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVOrderMessageFull then says why).
 func fwFastVOrderMessage(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -196,126 +191,13 @@ func fwFastVOrderMessage(d []byte, slot, base int, left int64) (int64, bool) {
 
 // fwVerifyVOrderMessageFull is FwVerifyVOrderMessage for every input: it records why a message fails.
 func fwVerifyVOrderMessageFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 1) // records why
+	pos, stored, ok := r.Enter(slot, base, 1)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 12 {
-		{
-			slot, base := pos+8, pos
-			pos := base + int(fw.U32(d, slot))
-			stored, typ := 0, uint32(0)
-			if pos >= slot+4 && pos <= size-8 {
-				h := d[pos : pos+8 : pos+8]
-				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-			}
-			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-				left -= int64(stored)
-				if stored >= 34 {
-					blk8 := pos + int(fw.U32(d, pos+12))
-					if blk8 >= pos+12+4 && blk8 <= size-4 {
-						if n9 := int(fw.U32(d, blk8)); n9 <= size-blk8-4 {
-							left -= int64(4 + n9)
-						} else {
-							r.Left = left
-							r.Text(pos+12, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(pos+12, pos)
-						left = r.Left
-					}
-				} else {
-					if 16 <= stored {
-						blk10 := pos + int(fw.U32(d, pos+12))
-						if blk10 >= pos+12+4 && blk10 <= size-4 {
-							if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
-								left -= int64(4 + n11)
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+12, pos)
-							left = r.Left
-						}
-					}
-				}
-			} else {
-				r.Left = left
-				r.Enter(slot, base, 1) // records why
-				left = r.Left
-			}
-		}
-	} else {
-		if 12 <= stored {
-			{
-				slot, base := pos+8, pos
-				pos := base + int(fw.U32(d, slot))
-				stored, typ := 0, uint32(0)
-				if pos >= slot+4 && pos <= size-8 {
-					h := d[pos : pos+8 : pos+8]
-					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-				}
-				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
-					left -= int64(stored)
-					if stored >= 34 {
-						blk12 := pos + int(fw.U32(d, pos+12))
-						if blk12 >= pos+12+4 && blk12 <= size-4 {
-							if n13 := int(fw.U32(d, blk12)); n13 <= size-blk12-4 {
-								left -= int64(4 + n13)
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+12, pos)
-							left = r.Left
-						}
-					} else {
-						if 16 <= stored {
-							blk14 := pos + int(fw.U32(d, pos+12))
-							if blk14 >= pos+12+4 && blk14 <= size-4 {
-								if n15 := int(fw.U32(d, blk14)); n15 <= size-blk14-4 {
-									left -= int64(4 + n15)
-								} else {
-									r.Left = left
-									r.Text(pos+12, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+12, pos)
-								left = r.Left
-							}
-						}
-					}
-				} else {
-					r.Left = left
-					r.Enter(slot, base, 1) // records why
-					left = r.Left
-				}
-			}
-		}
+	if 12 <= stored {
+		proto.FwVerifyVOrder(r, pos+8, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -368,18 +250,17 @@ func VerifyOrderMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFOrderMessage(&r, 8, full), full)
 }
 
-// fwFastFOrderMessage is FwVerifyFOrderMessage for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFOrderMessage is FwVerifyFOrderMessage for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFOrderMessage(d []byte, p, end int) int {
 	{
 		end := end
 		p += 4
-		n16 := int(fw.U32(d, p))
-		if n16 > end-18-p-4 {
+		n8 := int(fw.U32(d, p))
+		if n8 > end-18-p-4 {
 			return -1
 		}
-		p += 4 + n16
+		p += 4 + n8
 		p += 1
 		p += 1
 		p += 8
@@ -421,11 +302,11 @@ func FwVerifyFOrderMessage(r *fw.FReader, p, end int) int {
 			return r.Fail(fw.ErrTooDeep)
 		}
 		p += 4
-		n17 := int(fw.U32(d, p))
-		if n17 > end-18-p-4 {
+		n9 := int(fw.U32(d, p))
+		if n9 > end-18-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n17
+		p += 4 + n9
 		p += 1
 		p += 1
 		p += 8
@@ -591,18 +472,15 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 12 {
 		s.Body.FwGetV(r, pos+8, pos)
 	} else {
-		d := NewBalanceMessage()
+		*s = NewBalanceMessage()
 		if 12 <= stored {
 			s.Body.FwGetV(r, pos+8, pos)
-		} else {
-			s.Body = d.Body
 		}
 	}
 	r.Leave()
 }
 
-// FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code): the
-// usual message by fwFastVBalanceMessage, anything else by fwVerifyVBalanceMessageFull.
+// FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code).
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
 		if left, ok := fwFastVBalanceMessage(r.Data, slot, base, r.Left); ok {
@@ -613,167 +491,52 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 	fwVerifyVBalanceMessageFull(r, slot, base)
 }
 
-// fwFastVBalanceMessage walks the BalanceMessage body the slot leads to in d (a root model) when
-// it is the usual one, and returns the budget left (charged from left); false when
-// anything is unusual, with nothing recorded (the full walk then starts over). The
-// caller has checked that the depth limit allows 2 more levels.
+// fwFastVBalanceMessage walks the usual BalanceMessage body (d a root model, 2 levels allowed): the
+// budget left, or false with nothing recorded (fwVerifyVBalanceMessageFull then says why).
 func fwFastVBalanceMessage(d []byte, slot, base int, left int64) (int64, bool) {
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
 	if pos < slot+4 || pos > size-12 {
 		return 0, false
 	}
-	b18 := d[pos : pos+12 : pos+12]
-	stored19 := int(fw.U32(b18, 0))
-	if stored19 < 12 || pos+stored19 > size || fw.U32(b18, 4) != 2 {
+	b10 := d[pos : pos+12 : pos+12]
+	stored11 := int(fw.U32(b10, 0))
+	if stored11 < 12 || pos+stored11 > size || fw.U32(b10, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored19)
-	p20 := pos + int(fw.U32(b18, 8))
-	if p20 < pos+12 || p20 > size-20 {
+	left -= int64(stored11)
+	p12 := pos + int(fw.U32(b10, 8))
+	if p12 < pos+12 || p12 > size-20 {
 		return 0, false
 	}
-	b21 := d[p20 : p20+20 : p20+20]
-	stored22 := int(fw.U32(b21, 0))
-	if stored22 < 20 || p20+stored22 > size || fw.U32(b21, 4) != 2 {
+	b13 := d[p12 : p12+20 : p12+20]
+	stored14 := int(fw.U32(b13, 0))
+	if stored14 < 20 || p12+stored14 > size || fw.U32(b13, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored22)
-	q23 := p20 + int(fw.U32(b21, 8))
-	if q23 < p20+12 || q23 > size-4 {
+	left -= int64(stored14)
+	q15 := p12 + int(fw.U32(b13, 8))
+	if q15 < p12+12 || q15 > size-4 {
 		return 0, false
 	}
-	n24 := int(fw.U32(d, q23))
-	if q23+4+n24 > size {
+	n16 := int(fw.U32(d, q15))
+	if q15+4+n16 > size {
 		return 0, false
 	}
-	left -= int64(n24)
+	left -= int64(n16)
 	left -= 4
 	return left, true
 }
 
 // fwVerifyVBalanceMessageFull is FwVerifyVBalanceMessage for every input: it records why a message fails.
 func fwVerifyVBalanceMessageFull(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 2) // records why
+	pos, stored, ok := r.Enter(slot, base, 2)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 12 {
-		{
-			slot, base := pos+8, pos
-			pos := base + int(fw.U32(d, slot))
-			stored, typ := 0, uint32(0)
-			if pos >= slot+4 && pos <= size-8 {
-				h := d[pos : pos+8 : pos+8]
-				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-			}
-			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-				left -= int64(stored)
-				if stored >= 20 {
-					blk25 := pos + int(fw.U32(d, pos+8))
-					if blk25 >= pos+8+4 && blk25 <= size-4 {
-						if n26 := int(fw.U32(d, blk25)); n26 <= size-blk25-4 {
-							left -= int64(4 + n26)
-						} else {
-							r.Left = left
-							r.Text(pos+8, pos)
-							left = r.Left
-						}
-					} else {
-						r.Left = left
-						r.Text(pos+8, pos)
-						left = r.Left
-					}
-				} else {
-					if 12 <= stored {
-						blk27 := pos + int(fw.U32(d, pos+8))
-						if blk27 >= pos+8+4 && blk27 <= size-4 {
-							if n28 := int(fw.U32(d, blk27)); n28 <= size-blk27-4 {
-								left -= int64(4 + n28)
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+8, pos)
-							left = r.Left
-						}
-					}
-				}
-			} else {
-				r.Left = left
-				r.Enter(slot, base, 2) // records why
-				left = r.Left
-			}
-		}
-	} else {
-		if 12 <= stored {
-			{
-				slot, base := pos+8, pos
-				pos := base + int(fw.U32(d, slot))
-				stored, typ := 0, uint32(0)
-				if pos >= slot+4 && pos <= size-8 {
-					h := d[pos : pos+8 : pos+8]
-					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-				}
-				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
-					left -= int64(stored)
-					if stored >= 20 {
-						blk29 := pos + int(fw.U32(d, pos+8))
-						if blk29 >= pos+8+4 && blk29 <= size-4 {
-							if n30 := int(fw.U32(d, blk29)); n30 <= size-blk29-4 {
-								left -= int64(4 + n30)
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						} else {
-							r.Left = left
-							r.Text(pos+8, pos)
-							left = r.Left
-						}
-					} else {
-						if 12 <= stored {
-							blk31 := pos + int(fw.U32(d, pos+8))
-							if blk31 >= pos+8+4 && blk31 <= size-4 {
-								if n32 := int(fw.U32(d, blk31)); n32 <= size-blk31-4 {
-									left -= int64(4 + n32)
-								} else {
-									r.Left = left
-									r.Text(pos+8, pos)
-									left = r.Left
-								}
-							} else {
-								r.Left = left
-								r.Text(pos+8, pos)
-								left = r.Left
-							}
-						}
-					}
-				} else {
-					r.Left = left
-					r.Enter(slot, base, 2) // records why
-					left = r.Left
-				}
-			}
-		}
+	if 12 <= stored {
+		proto.FwVerifyVBalance(r, pos+8, pos)
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -826,17 +589,16 @@ func VerifyBalanceMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	return r.Finish(FwVerifyFBalanceMessage(&r, 8, full), full)
 }
 
-// fwFastFBalanceMessage is FwVerifyFBalanceMessage for the usual message (root models only): the
-// position after the fields, or -1 with nothing recorded. The caller has checked
-// that the depth limit allows 2 levels.
+// fwFastFBalanceMessage is FwVerifyFBalanceMessage for the usual root model (2 levels allowed): the
+// position after the fields, or -1 with nothing recorded.
 func fwFastFBalanceMessage(d []byte, p, end int) int {
 	{
 		end := end
-		n33 := int(fw.U32(d, p))
-		if n33 > end-8-p-4 {
+		n17 := int(fw.U32(d, p))
+		if n17 > end-8-p-4 {
 			return -1
 		}
-		p += 4 + n33
+		p += 4 + n17
 		p += 8
 	}
 	return p
@@ -874,11 +636,11 @@ func FwVerifyFBalanceMessage(r *fw.FReader, p, end int) int {
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n34 := int(fw.U32(d, p))
-		if n34 > end-8-p-4 {
+		n18 := int(fw.U32(d, p))
+		if n18 > end-8-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n34
+		p += 4 + n18
 		p += 8
 	}
 	r.Leave()
@@ -1033,11 +795,9 @@ func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 12 {
 		s.Body.FwGetV(r, pos+8, pos)
 	} else {
-		d := NewAccountMessage()
+		*s = NewAccountMessage()
 		if 12 <= stored {
 			s.Body.FwGetV(r, pos+8, pos)
-		} else {
-			s.Body = d.Body
 		}
 	}
 	r.Leave()
@@ -1045,34 +805,13 @@ func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVAccountMessage verifies the AccountMessage body the slot leads to (generated code).
 func FwVerifyVAccountMessage(r *fw.VReader, slot, base int) {
-	d := r.Data
-	size := len(d)
-	pos := base + int(fw.U32(d, slot))
-	stored, typ := 0, uint32(0)
-	if pos >= slot+4 && pos <= size-8 {
-		h := d[pos : pos+8 : pos+8]
-		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
-	}
-	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
-		r.Depth--
-		r.Left -= int64(stored)
-	} else {
-		r.Enter(slot, base, 3) // records why
+	pos, stored, ok := r.Enter(slot, base, 3)
+	if !ok {
 		return
 	}
-	left := r.Left
-	if stored >= 12 {
-		r.Left = left
+	if 12 <= stored {
 		proto.FwVerifyVAccount(r, pos+8, pos)
-		left = r.Left
-	} else {
-		if 12 <= stored {
-			r.Left = left
-			proto.FwVerifyVAccount(r, pos+8, pos)
-			left = r.Left
-		}
 	}
-	r.Left = left
 	r.Leave()
 }
 
@@ -1195,12 +934,9 @@ func (s *AccountMessage) FwGetJSON(p *fw.JSONParser) {
 // Receiver decodes the messages of this package's protocol and calls the hook of
 // each (a nil hook skips it): OrderMessage, BalanceMessage, AccountMessage.
 // The value passed to a hook is reused for the next message of its type (answers
-// excepted): copy what is kept. OnResponse, when set, is offered every response
-// and reject first (fw.Client sets it); true means it took the message.
+// excepted): copy what is kept. Answers are offered to OnResponse first.
 type Receiver struct {
-	Final            bool
-	Limits           fw.Limits
-	OnResponse       func(id any, m fw.Message, reject bool) bool
+	fw.ReceiverBase
 	OnOrderMessage   func(*OrderMessage)
 	OnBalanceMessage func(*BalanceMessage)
 	OnAccountMessage func(*AccountMessage)
@@ -1210,19 +946,14 @@ type Receiver struct {
 }
 
 // NewReceiver is a Receiver of the versioned format.
-func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+func NewReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Limits: fw.DefaultLimits}}
+}
 
 // NewFinalReceiver is a Receiver of the final format.
-func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
-
-// IsFinal tells the format the Receiver reads.
-func (r *Receiver) IsFinal() bool { return r.Final }
-
-// ReceiveLimits are the limits messages are read under.
-func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
-
-// SetOnResponse sets OnResponse (fw.Client).
-func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+func NewFinalReceiver() *Receiver {
+	return &Receiver{ReceiverBase: fw.ReceiverBase{Final: true, Limits: fw.DefaultLimits}}
+}
 
 // Dispatch decodes one message of type typ and calls its hook; known is false for a type
 // this protocol does not know.
@@ -1230,31 +961,13 @@ func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
 	switch typ {
 	case 1:
 		v := &r.m0
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnOrderMessage != nil {
-			r.OnOrderMessage(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnOrderMessage)
 	case 2:
 		v := &r.m1
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnBalanceMessage != nil {
-			r.OnBalanceMessage(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnBalanceMessage)
 	case 3:
 		v := &r.m2
-		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
-			return true, err
-		}
-		if r.OnAccountMessage != nil {
-			r.OnAccountMessage(v)
-		}
-		return true, nil
+		return fw.Deliver(&r.ReceiverBase, typ, msg, v, r.OnAccountMessage)
 	}
 	return false, nil
 }
