@@ -37,7 +37,7 @@ LAYOUT_CONSTANTS = {
 # generator, Go's suffix sum, Java's memoized fast-path checks, Ruby's inlining bound; jvm's by taking over what
 # java and kotlin shared, 10 KB less for the three.)
 PENDING = {
-    "csharp": (5, 51_966), "jvm": (3, 61_199), "go": (0, 77_780), "ruby": (19, 56_736),
+    "csharp": (5, 51_966), "jvm": (3, 61_199), "go": (0, 73_819), "ruby": (19, 56_736),
 }
 PENDING_TOTAL = 498_000  # while languages are pending; then MAX_TOTAL_BYTES
 
