@@ -52,7 +52,7 @@ from decimal import Decimal
 from json.encoder import encode_basestring as _json_text
 from operator import index as _index
 from operator import itemgetter
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar, Union
 from typing import Sequence as _Seq
 
 from ._format import json_double, text_char, text_decimal, text_double, text_wchar
@@ -1594,6 +1594,7 @@ class StructCodec(Codec):
         self.name = name
         self.type = type_number
         self.base = base
+        _STRUCT_CODECS[cls] = self
         self.fields: Tuple[Field, ...] = ()
         self.own: Tuple[Field, ...] = ()
         self.body = 8
@@ -1710,6 +1711,36 @@ class StructCodec(Codec):
             else:
                 parts.append(f.name + "=" + f.codec.text(getattr(v, f.attr)))
         return self.name + "(" + ",".join(parts) + ")"
+
+
+_STRUCT_CODECS: Dict[type, StructCodec] = {}  # each generated class's codec
+_S = TypeVar("_S", bound="JsonStruct")
+
+
+class Struct:
+    """The base of a generated struct class: printed as C++ prints it, by its codec."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return _STRUCT_CODECS[self.__class__].text(self)
+
+    __str__ = __repr__
+
+
+class JsonStruct(Struct):
+    """The base of a generated struct class with JSON (--json)."""
+
+    __slots__ = ()
+
+    def to_json(self) -> str:
+        """This value as compact JSON text."""
+        return _STRUCT_CODECS[self.__class__].dump_json(self)
+
+    @classmethod
+    def from_json(cls: Type[_S], text: Union[str, bytes]) -> _S:
+        """A value from JSON text; raises fastwire_runtime.DecodeError."""
+        return _STRUCT_CODECS[cls].from_json(text)
 
 
 # ---- hostile JSON: the bounds every language applies (docs/wire-format.md#json) ----------

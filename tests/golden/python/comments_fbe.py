@@ -31,7 +31,7 @@ class Escapes(enum.IntFlag):
     y = 2
 
 
-class Closers:
+class Closers(_rt.JsonStruct):
     """A block closer in a line comment:
     and an opener /* and /** left open */"""
 
@@ -71,22 +71,8 @@ class Closers:
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
 
-    def __repr__(self) -> str:
-        return _S_Closers.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Closers.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Closers:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Closers.from_json(text)
-
-
-class Note:
+class Note(_rt.JsonStruct):
     """A message whose documentation ends in a backslash \\"""
 
     __slots__ = ("closers", "splice", "escapes")
@@ -118,20 +104,6 @@ class Note:
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
 
-    def __repr__(self) -> str:
-        return _S_Note.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Note.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Note:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Note.from_json(text)
-
 
 # Codecs: how each type is written and read (fastwire_runtime.wire).
 _new = object.__new__  # readers set every field, so they skip __init__
@@ -152,8 +124,8 @@ def _vput_Closers(buf, base, v):
     pos = len(buf)
     try:
         y_ = v.y.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        y_ = v.y.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        y_ = v.y.encode("utf-8", "surrogateescape")
     z_ = v.z
     buf += _VP_Closers.pack(20, 1, v.x, 20, 24 + len(y_), len(y_))
     buf += y_
@@ -211,8 +183,8 @@ _FL_Closers_1 = _rt.layout("I")  # and z's length
 def _fput_Closers(buf, v):
     try:
         y_ = v.y.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        y_ = v.y.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        y_ = v.y.encode("utf-8", "surrogateescape")
     buf += _FL_Closers_0.pack(v.x, len(y_))
     buf += y_
     z_ = v.z

@@ -165,7 +165,7 @@ class FlagsEmpty(enum.IntFlag):
     pass
 
 
-class Primitives:
+class Primitives(_rt.JsonStruct):
     """Every primitive, with defaults of every kind."""
 
     __slots__ = (
@@ -314,22 +314,8 @@ class Primitives:
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
 
-    def __repr__(self) -> str:
-        return _S_Primitives.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Primitives.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Primitives:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Primitives.from_json(text)
-
-
-class Optionals:
+class Optionals(_rt.JsonStruct):
     """Optionals, including the "reseter" form T~ that adds a <name>Reset flag."""
 
     __slots__ = (
@@ -408,22 +394,8 @@ class Optionals:
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
 
-    def __repr__(self) -> str:
-        return _S_Optionals.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Optionals.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Optionals:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Optionals.from_json(text)
-
-
-class Collections:
+class Collections(_rt.JsonStruct):
     """Every collection, with optional elements where the grammar allows them."""
 
     __slots__ = (
@@ -522,22 +494,8 @@ class Collections:
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
 
-    def __repr__(self) -> str:
-        return _S_Collections.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Collections.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Collections:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Collections.from_json(text)
-
-
-class Fixed:
+class Fixed(_rt.JsonStruct):
     """Fixed and continued type numbers."""
 
     __slots__ = ("id",)
@@ -565,22 +523,8 @@ class Fixed:
             return NotImplemented
         return self.id < other.id
 
-    def __repr__(self) -> str:
-        return _S_Fixed.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Fixed.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Fixed:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Fixed.from_json(text)
-
-
-class Next:
+class Next(_rt.JsonStruct):
     __slots__ = ("id",)
 
     id: UUID  # [id]
@@ -606,22 +550,8 @@ class Next:
             return NotImplemented
         return self.id < other.id
 
-    def __repr__(self) -> str:
-        return _S_Next.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Next.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Next:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Next.from_json(text)
-
-
-class Shifted:
+class Shifted(_rt.JsonStruct):
     __slots__ = ("amount",)
 
     amount: Decimal
@@ -641,22 +571,8 @@ class Shifted:
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
 
-    def __repr__(self) -> str:
-        return _S_Shifted.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Shifted.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Shifted:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Shifted.from_json(text)
-
-
-class Base:
+class Base(_rt.JsonStruct):
     """Inheritance: from a local struct, and from an imported one keeping its number."""
 
     __slots__ = ("name", "level")
@@ -686,20 +602,6 @@ class Base:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.name < other.name
-
-    def __repr__(self) -> str:
-        return _S_Base.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Base.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Base:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Base.from_json(text)
 
 
 class Derived(Base):
@@ -735,20 +637,6 @@ class Derived(Base):
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (self.name, self.serial) < (other.name, other.serial)
-
-    def __repr__(self) -> str:
-        return _S_Derived.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Derived.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Derived:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Derived.from_json(text)
 
 
 class MoreDerived(Derived):
@@ -786,20 +674,6 @@ class MoreDerived(Derived):
             return NotImplemented
         return (self.name, self.serial) < (other.name, other.serial)
 
-    def __repr__(self) -> str:
-        return _S_MoreDerived.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_MoreDerived.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MoreDerived:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_MoreDerived.from_json(text)
-
 
 class Wallet(_proto.Balance):
     __slots__ = ("reserved",)
@@ -830,20 +704,6 @@ class Wallet(_proto.Balance):
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.currency < other.currency
-
-    def __repr__(self) -> str:
-        return _S_Wallet.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Wallet.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Wallet:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Wallet.from_json(text)
 
 
 class ExAccount(_protoex.Account):
@@ -887,22 +747,8 @@ class ExAccount(_protoex.Account):
             return NotImplemented
         return self.uid < other.uid
 
-    def __repr__(self) -> str:
-        return _S_ExAccount.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_ExAccount.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ExAccount:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_ExAccount.from_json(text)
-
-
-class Ping:
+class Ping(_rt.JsonStruct):
     """Request / response / reject and messages."""
 
     __slots__ = ("id", "sent")
@@ -933,22 +779,8 @@ class Ping:
             return NotImplemented
         return self.id < other.id
 
-    def __repr__(self) -> str:
-        return _S_Ping.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Ping.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Ping:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Ping.from_json(text)
-
-
-class Pong:
+class Pong(_rt.JsonStruct):
     __slots__ = ("id", "received")
 
     id: UUID  # [id]
@@ -977,22 +809,8 @@ class Pong:
             return NotImplemented
         return self.id < other.id
 
-    def __repr__(self) -> str:
-        return _S_Pong.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Pong.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Pong:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Pong.from_json(text)
-
-
-class Refused:
+class Refused(_rt.JsonStruct):
     __slots__ = ("id", "reason")
 
     id: UUID  # [id]
@@ -1021,22 +839,8 @@ class Refused:
             return NotImplemented
         return self.id < other.id
 
-    def __repr__(self) -> str:
-        return _S_Refused.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Refused.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Refused:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Refused.from_json(text)
-
-
-class Failure:
+class Failure(_rt.JsonStruct):
     __slots__ = ("id", "error")
 
     id: UUID  # [id]
@@ -1064,20 +868,6 @@ class Failure:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.id < other.id
-
-    def __repr__(self) -> str:
-        return _S_Failure.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Failure.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Failure:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Failure.from_json(text)
 
 
 class PingRequest(Ping):
@@ -1110,22 +900,8 @@ class PingRequest(Ping):
             return NotImplemented
         return self.id < other.id
 
-    def __repr__(self) -> str:
-        return _S_PingRequest.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_PingRequest.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PingRequest:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_PingRequest.from_json(text)
-
-
-class Notify:
+class Notify(_rt.JsonStruct):
     __slots__ = ("id", "text")
 
     id: UUID  # [id]
@@ -1154,26 +930,9 @@ class Notify:
             return NotImplemented
         return self.id < other.id
 
-    def __repr__(self) -> str:
-        return _S_Notify.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Notify.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Notify:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Notify.from_json(text)
-
-
-class Empty:
+class Empty(_rt.JsonStruct):
     __slots__ = ()
-
-    def __init__(self) -> None:
-        pass
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -1181,20 +940,6 @@ class Empty:
         return True
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
-
-    def __repr__(self) -> str:
-        return _S_Empty.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Empty.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Empty:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Empty.from_json(text)
 
 
 # Codecs: how each type is written and read (fastwire_runtime.wire).
@@ -1255,13 +1000,13 @@ def _vput_Primitives(buf, base, v):
     pos = len(buf)
     try:
         f_string_ = v.f_string.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        f_string_ = v.f_string.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        f_string_ = v.f_string.encode("utf-8", "surrogateescape")
     f_bytes_ = v.f_bytes
     try:
         password_ = v.password.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        password_ = v.password.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        password_ = v.password.encode("utf-8", "surrogateescape")
     buf += _VP_Primitives.pack(
         177,
         110,
@@ -1398,8 +1143,8 @@ _FL_Primitives_3 = _rt.layout("i")
 def _fput_Primitives(buf, v):
     try:
         f_string_ = v.f_string.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        f_string_ = v.f_string.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        f_string_ = v.f_string.encode("utf-8", "surrogateescape")
     buf += _FL_Primitives_0.pack(
         v.f_bool,
         v.f_byte,
@@ -1424,8 +1169,8 @@ def _fput_Primitives(buf, v):
     buf += f_bytes_
     try:
         password_ = v.password.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        password_ = v.password.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        password_ = v.password.encode("utf-8", "surrogateescape")
     buf += _FL_Primitives_2.pack(
         v.f_epoch,
         v.f_utc,
@@ -2268,8 +2013,8 @@ def _vput_Base(buf, base, v):
     pos = len(buf)
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _VP_Base.pack(13, 301, 13, v.level, len(name_))
     buf += name_
     return pos - base
@@ -2322,8 +2067,8 @@ _FL_Base_1 = _rt.layout("b")
 def _fput_Base(buf, v):
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _FL_Base_0.pack(len(name_))
     buf += name_
     buf += _FL_Base_1.pack(v.level)
@@ -2375,8 +2120,8 @@ def _vput_Derived(buf, base, v):
     pos = len(buf)
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _VP_Derived.pack(25, 302, 25, v.level, v.serial, v.weight, len(name_))
     buf += name_
     return pos - base
@@ -2437,8 +2182,8 @@ _FL_Derived_1 = _rt.layout("bid")
 def _fput_Derived(buf, v):
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _FL_Derived_0.pack(len(name_))
     buf += name_
     buf += _FL_Derived_1.pack(v.level, v.serial, v.weight)
@@ -2492,8 +2237,8 @@ def _vput_MoreDerived(buf, base, v):
     pos = len(buf)
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _VP_MoreDerived.pack(
         26,
         303,
@@ -2564,8 +2309,8 @@ _FL_MoreDerived_1 = _rt.layout("bid?")
 def _fput_MoreDerived(buf, v):
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _FL_MoreDerived_0.pack(len(name_))
     buf += name_
     buf += _FL_MoreDerived_1.pack(v.level, v.serial, v.weight, v.last)
@@ -2620,8 +2365,8 @@ def _vput_Wallet(buf, base, v):
     pos = len(buf)
     try:
         currency_ = v.currency.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        currency_ = v.currency.encode("utf-8", "surrogateescape")
     buf += _VP_Wallet.pack(
         36,
         2,
@@ -2690,8 +2435,8 @@ _FL_Wallet_1 = _rt.layout("d16s")
 def _fput_Wallet(buf, v):
     try:
         currency_ = v.currency.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        currency_ = v.currency.encode("utf-8", "surrogateescape")
     buf += _FL_Wallet_0.pack(len(currency_))
     buf += currency_
     buf += _FL_Wallet_1.pack(v.amount, _rt.decimal_bytes(v.reserved))
@@ -2749,8 +2494,8 @@ def _vput_ExAccount(buf, base, v):
     pos = len(buf)
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _VS_ExAccount.pack(33, 304, len(name_))
     buf += name_
     wallet_ = _protoex._vput_Balance(buf, pos, v.wallet)
@@ -2853,8 +2598,8 @@ _FL_ExAccount_2 = _rt.layout("hB")
 def _fput_ExAccount(buf, v):
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _FL_ExAccount_0.pack(v.uid, len(name_))
     buf += name_
     buf += _FL_ExAccount_1.pack(v.state)
@@ -3078,8 +2823,8 @@ def _vput_Refused(buf, base, v):
     pos = len(buf)
     try:
         reason_ = v.reason.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        reason_ = v.reason.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        reason_ = v.reason.encode("utf-8", "surrogateescape")
     buf += _VP_Refused.pack(28, 307, _rt.uuid_bytes(v.id), 28, len(reason_))
     buf += reason_
     return pos - base
@@ -3132,8 +2877,8 @@ _FL_Refused_0 = _rt.layout("16sI")  # and reason's length
 def _fput_Refused(buf, v):
     try:
         reason_ = v.reason.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        reason_ = v.reason.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        reason_ = v.reason.encode("utf-8", "surrogateescape")
     buf += _FL_Refused_0.pack(_rt.uuid_bytes(v.id), len(reason_))
     buf += reason_
 
@@ -3184,8 +2929,8 @@ def _vput_Failure(buf, base, v):
     pos = len(buf)
     try:
         error_ = v.error.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        error_ = v.error.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        error_ = v.error.encode("utf-8", "surrogateescape")
     buf += _VP_Failure.pack(28, 308, _rt.uuid_bytes(v.id), 28, len(error_))
     buf += error_
     return pos - base
@@ -3238,8 +2983,8 @@ _FL_Failure_0 = _rt.layout("16sI")  # and error's length
 def _fput_Failure(buf, v):
     try:
         error_ = v.error.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        error_ = v.error.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        error_ = v.error.encode("utf-8", "surrogateescape")
     buf += _FL_Failure_0.pack(_rt.uuid_bytes(v.id), len(error_))
     buf += error_
 
@@ -3290,8 +3035,8 @@ def _vput_PingRequest(buf, base, v):
     pos = len(buf)
     try:
         note_ = v.note.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        note_ = v.note.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        note_ = v.note.encode("utf-8", "surrogateescape")
     buf += _VP_PingRequest.pack(36, 309, _rt.uuid_bytes(v.id), v.sent, 36, len(note_))
     buf += note_
     return pos - base
@@ -3344,8 +3089,8 @@ _FL_PingRequest_0 = _rt.layout("16sQI")  # and note's length
 def _fput_PingRequest(buf, v):
     try:
         note_ = v.note.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        note_ = v.note.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        note_ = v.note.encode("utf-8", "surrogateescape")
     buf += _FL_PingRequest_0.pack(_rt.uuid_bytes(v.id), v.sent, len(note_))
     buf += note_
 
@@ -3397,8 +3142,8 @@ def _vput_Notify(buf, base, v):
     pos = len(buf)
     try:
         text_ = v.text.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        text_ = v.text.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        text_ = v.text.encode("utf-8", "surrogateescape")
     buf += _VP_Notify.pack(28, 310, _rt.uuid_bytes(v.id), 28, len(text_))
     buf += text_
     return pos - base
@@ -3451,8 +3196,8 @@ _FL_Notify_0 = _rt.layout("16sI")  # and text's length
 def _fput_Notify(buf, v):
     try:
         text_ = v.text.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        text_ = v.text.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        text_ = v.text.encode("utf-8", "surrogateescape")
     buf += _FL_Notify_0.pack(_rt.uuid_bytes(v.id), len(text_))
     buf += text_
 

@@ -23,7 +23,7 @@ else:  # the generated modules side by side on sys.path
     import proto_fbe as _proto  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 
-class OrderMessage:
+class OrderMessage(_rt.JsonStruct):
     """An order, sent on its own"""
 
     __slots__ = ("body",)
@@ -45,22 +45,8 @@ class OrderMessage:
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
 
-    def __repr__(self) -> str:
-        return _S_OrderMessage.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_OrderMessage.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> OrderMessage:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_OrderMessage.from_json(text)
-
-
-class BalanceMessage:
+class BalanceMessage(_rt.JsonStruct):
     """A balance, sent on its own"""
 
     __slots__ = ("body",)
@@ -82,22 +68,8 @@ class BalanceMessage:
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
 
-    def __repr__(self) -> str:
-        return _S_BalanceMessage.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_BalanceMessage.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BalanceMessage:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_BalanceMessage.from_json(text)
-
-
-class AccountMessage:
+class AccountMessage(_rt.JsonStruct):
     """A whole account"""
 
     __slots__ = ("body",)
@@ -118,20 +90,6 @@ class AccountMessage:
         )
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
-
-    def __repr__(self) -> str:
-        return _S_AccountMessage.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_AccountMessage.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AccountMessage:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_AccountMessage.from_json(text)
 
 
 # Codecs: how each type is written and read (fastwire_runtime.wire).

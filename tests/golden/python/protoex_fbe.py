@@ -49,7 +49,7 @@ class State(enum.IntFlag):
     bad = 41
 
 
-class Order:
+class Order(_rt.JsonStruct):
     """Order, with take-profit and stop-loss levels appended"""
 
     __slots__ = ("uid", "symbol", "side", "type", "price", "volume", "tp", "sl")
@@ -98,20 +98,6 @@ class Order:
             return NotImplemented
         return self.uid < other.uid
 
-    def __repr__(self) -> str:
-        return _S_Order.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Order.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Order:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Order.from_json(text)
-
 
 class Balance(_proto.Balance):
     """Balance extends the imported one and keeps its type number"""
@@ -145,22 +131,8 @@ class Balance(_proto.Balance):
             return NotImplemented
         return self.currency < other.currency
 
-    def __repr__(self) -> str:
-        return _S_Balance.text(self)
 
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Balance.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Balance:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Balance.from_json(text)
-
-
-class Account:
+class Account(_rt.JsonStruct):
     """Account, built from the extended types"""
 
     __slots__ = ("uid", "name", "state", "wallet", "asset", "orders")
@@ -203,20 +175,6 @@ class Account:
             return NotImplemented
         return self.uid < other.uid
 
-    def __repr__(self) -> str:
-        return _S_Account.text(self)
-
-    __str__ = __repr__
-
-    def to_json(self) -> str:
-        """This value as compact JSON text."""
-        return _S_Account.dump_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Account:
-        """A value from JSON text; raises fastwire_runtime.DecodeError."""
-        return _S_Account.from_json(text)
-
 
 # Codecs: how each type is written and read (fastwire_runtime.wire).
 _new = object.__new__  # readers set every field, so they skip __init__
@@ -239,8 +197,8 @@ def _vput_Order(buf, base, v):
     pos = len(buf)
     try:
         symbol_ = v.symbol.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        symbol_ = v.symbol.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        symbol_ = v.symbol.encode("utf-8", "surrogateescape")
     buf += _VP_Order.pack(
         50,
         1,
@@ -319,8 +277,8 @@ _FL_Order_1 = _rt.layout("BBdddd")
 def _fput_Order(buf, v):
     try:
         symbol_ = v.symbol.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        symbol_ = v.symbol.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        symbol_ = v.symbol.encode("utf-8", "surrogateescape")
     buf += _FL_Order_0.pack(v.uid, len(symbol_))
     buf += symbol_
     buf += _FL_Order_1.pack(v.side, v.type, v.price, v.volume, v.tp, v.sl)
@@ -380,8 +338,8 @@ def _vput_Balance(buf, base, v):
     pos = len(buf)
     try:
         currency_ = v.currency.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        currency_ = v.currency.encode("utf-8", "surrogateescape")
     buf += _VP_Balance.pack(28, 2, 28, v.amount, v.locked, len(currency_))
     buf += currency_
     return pos - base
@@ -441,8 +399,8 @@ _FL_Balance_1 = _rt.layout("dd")
 def _fput_Balance(buf, v):
     try:
         currency_ = v.currency.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        currency_ = v.currency.encode("utf-8", "surrogateescape")
     buf += _FL_Balance_0.pack(len(currency_))
     buf += currency_
     buf += _FL_Balance_1.pack(v.amount, v.locked)
@@ -498,8 +456,8 @@ def _vput_Account(buf, base, v):
     pos = len(buf)
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _VS_Account.pack(30, 3, len(name_))
     buf += name_
     wallet_ = _vput_Balance(buf, pos, v.wallet)
@@ -595,8 +553,8 @@ _FL_Account_1 = _rt.layout("B")
 def _fput_Account(buf, v):
     try:
         name_ = v.name.encode()
-    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
-        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    except UnicodeEncodeError:  # surrogate escapes go back as they came
+        name_ = v.name.encode("utf-8", "surrogateescape")
     buf += _FL_Account_0.pack(v.uid, len(name_))
     buf += name_
     buf += _FL_Account_1.pack(v.state)

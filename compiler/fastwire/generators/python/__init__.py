@@ -1,17 +1,11 @@
-"""The Python generator: a module `<package>_fbe.py` per package (the suffix keeps a package
-`json` from hiding a module) on the `fastwire_runtime` package; modules import each other
-as siblings (`import proto_fbe as _proto`), in a Python package or side by side.
+"""The Python generator: a module `<package>_fbe.py` per package on `fastwire_runtime`,
+importing each other as siblings. It holds enums, a class per struct, its codec's
+straight-line functions over precompiled `struct.Struct` layouts (the rest in the runtime),
+root models and, with --proto, the Sender and Receiver.
 
-A module holds enums (`enum.IntEnum`, `enum.IntFlag`); a class per struct (`__slots__`,
-`__init__` with the schema's defaults, equality, hashing and ordering by the [key] fields,
-`__repr__` as C++ prints, JSON with --json); its codec's straight-line functions over
-precompiled `struct.Struct` layouts (docs/performance/python.md), the generic rest in the
-runtime; `<Struct>Model` and `<Struct>FinalModel`; with --proto the Sender and Receiver.
-
-Modules, each a class over the one before: types (names, and the type table by the
-plan's helpers), structs (defaults, enums, classes), versioned and final (the codecs from
-the plan's steps), protocol (the codec tables, root models, protocol); header renders
-the imports.
+Each module a class over the one before: types (names, the type table), structs
+(defaults, enums, classes), versioned and final (codecs from the plan's steps), protocol
+(codec tables, models, protocol); header renders the imports.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The final (compact) format's codec of a struct: _fput_, _fget_, _fcheck_, packing the
-plan's runs of fixed-size values together with the length of a string that follows."""
+"""The final format's codec of a struct (_fput_, _fget_, _fcheck_): the plan's runs of
+fixed-size values packed together with the length of a string that follows."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from .versioned import Versioned
 
 @dataclass
 class Run:
-    """What one layout packs: a `values` step's fields (`size` bytes) and the length of a
-    string or bytes field after them (its bytes follow), or that length alone."""
+    """A `values` step's fields (`size` bytes), then the length of a string or bytes field."""
 
     fields: List[plan.PlanField]
     size: int
@@ -23,7 +22,7 @@ class Run:
 
 class Final(Versioned):
     def final_groups(self, s: ir.StructType) -> List[Union[Run, plan.PlanField]]:
-        """The plan's final steps as runs, and the other fields one by one."""
+        """The final steps as runs, and other fields one by one."""
         groups: List[Union[Run, plan.PlanField]] = []
         for step in self.layout(s).plan.final.steps:
             last = groups[-1] if groups else None
@@ -52,7 +51,6 @@ class Final(Versioned):
         nested = any(not isinstance(g, Run) and role(g).nested for g in groups)
         guard = "if d < 1:\n    _rt.fail_deep()" + ("\nd -= 1" if nested else "")
 
-        # serialize
         puts: List[str] = []
         for g in groups:
             if not isinstance(g, Run):
@@ -71,7 +69,7 @@ class Final(Versioned):
                 $puts$
         """, n=n, puts="\n".join(puts) or "pass")
 
-        # deserialize and verify, the sizes of runs added to p lazily (`pending`)
+        # read and verify: run sizes added to p lazily (`pending`)
         gets: List[str] = []
         checks: List[str] = []
         values: List[str] = []
@@ -102,7 +100,7 @@ class Final(Versioned):
                             + self.read_text(g.text, "buf[p - n:p]"))
                 checks.append(f"p = _rt.fcheck_str(r, {at()})")
                 pending = 0
-        gets += values  # conversions of enums, uuids and decimals
+        gets += values  # enums, uuids, decimals
         gets.append(f"return v, {at()}")
         if runs:
             gets.insert(0, "buf = r.buf")

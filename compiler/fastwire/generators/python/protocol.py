@@ -1,7 +1,5 @@
-"""The codec objects (`_E_` of an enum or flags type, `_S_` of a struct, with the `_F_`
-codecs its fields build, its table of fields and functions), root models (<Struct>Model,
-<Struct>FinalModel) and the package's protocol: Sender and Receiver (and FinalSender and
-FinalReceiver with --final)."""
+"""The codec objects (`_E_` of an enum, `_S_` of a struct with its `_F_` field codecs,
+fields and functions), root models and the protocol's (Final)Sender and (Final)Receiver."""
 
 from __future__ import annotations
 
@@ -77,8 +75,7 @@ class Protocol(Final):
                 self.p.print(_MODEL, n=s.name, prefix=prefix, what=f"{pyname(s.name)} as {what}")
 
     def emit_protocol(self) -> None:
-        # The package's own protocol (docs/schema-language.md, "Protocol"), as in C++: an
-        # imported package's types are sent by that package's Sender and Receiver.
+        # As in C++: an imported package's types are sent by that package's protocol.
         families = [("", "versioned", "Model")]
         if self.options.final:
             families.append(("Final", "final", "FinalModel"))
@@ -87,11 +84,13 @@ class Protocol(Final):
             senders = [f"{pyname(m.name)}: {m.name}{model}()," for m in sent]
             handlers = [f'{m.type_number}: ({m.name}{model}(), "on_receive_{snake(m.name)}"),'
                         for m in sent]
-            for template, table in ((_SENDER, self.table("_fbe_models", senders)),
-                                    (_RECEIVER, self.table("_fbe_handlers", handlers))):
+            for side, what, table in (
+                    ("Sender", "Sends", self.table("_fbe_models", senders)),
+                    ("Receiver", "Receives", self.table("_fbe_handlers", handlers))):
                 self.gap()
-                self.p.print(template, prefix=prefix, pkg=self.pkg.name, format=format_name,
-                             table=table)
+                self.p.print(_ENDPOINT, prefix=prefix, side=side, what=what, pkg=self.pkg.name,
+                             format=format_name, table=table, more=_MORE[side][0],
+                             rest=_MORE[side][1])
             self.p.indent()
             for m in sent:
                 self.p.blank()
@@ -99,14 +98,13 @@ class Protocol(Final):
             self.p.outdent()
 
     def sent(self) -> List[ir.StructType]:
-        """What this package's protocol sends and receives (the rule of every language:
-        its messages, else its structs; fastwire.lower.protocol_types)."""
+        """What the protocol sends: its messages, else its structs."""
         by_name = {s.qualified_name: s for s in self.pkg.structs}
         return [by_name[n] for n in self.model.package(self.pkg.name).sends]
 
     @staticmethod
     def table(name: str, items: List[str]) -> str:
-        """`name = {...}` with one entry per line."""
+        """`name = {...}`, an entry a line."""
         if not items:
             return f"{name} = {{}}"
         return f"{name} = {{\n    " + "\n    ".join(items) + "\n}"
@@ -120,21 +118,15 @@ _MODEL = '''
         codec = _S_$n$
 '''
 
-_SENDER = '''
-    class $prefix$Sender(_rt.$prefix$Sender):
-        """Sends what the $pkg$ package's protocol sends ($format$): its messages, or its
-        structs when it declares none."""
+_ENDPOINT = '''
+    class $prefix$$side$(_rt.$prefix$$side$):
+        """$what$ what the $pkg$ package's protocol sends ($format$): $more$
+        $rest$."""
 
         $table$
 '''
-
-_RECEIVER = '''
-    class $prefix$Receiver(_rt.$prefix$Receiver):
-        """Receives what the $pkg$ package's protocol sends ($format$): override the
-        on_receive_<message> hooks."""
-
-        $table$
-'''
+_MORE = {"Sender": ("its messages, or its", "structs when it declares none"),
+         "Receiver": ("override the", "on_receive_<message> hooks")}
 
 _HOOK = '''
     def on_receive_$snake$(self, value: $cls$) -> None:

@@ -1,6 +1,5 @@
-"""Defaults (from the model's normalised literals, lower.Literal, or each type's zero),
-enums (enum.IntEnum, enum.IntFlag) and one class per struct: slots, annotations, __init__,
-equality, hashing, ordering, printing and JSON."""
+"""Defaults (the model's literals, or each type's zero), enums and one class per struct:
+slots, annotations, __init__, equality, hashing, ordering (the runtime's base prints it)."""
 
 from __future__ import annotations
 
@@ -12,32 +11,30 @@ from ..common.docs import python_docstring as docstring
 from .types import Types, field_attr, member_name, pyname
 
 ENUM_BASES = {"enum": "IntEnum", "flags": "IntFlag"}
-# A literal by its kind (enum members and the nil uuid aside); made per object or not.
+# A literal by its kind, and whether it is made per object.
 LITERALS = {
     "null": ("None", False), "bool": ("{value}", False), "integer": ("{value}", False),
     "float": ("{value!r}", False), "decimal": ('{Decimal}("{value}")', False),
     "string": ("{value!r}", False), "uuid": ('{UUID}("{value}")', False),
     "computed": ("_rt.{value}()", True),
 }
-# The value of a type without a declared default: "0" unless listed.
+# A type's value without a default: "0" unless listed.
 ZEROS = {
     "bool": "False", "float": "0.0", "double": "0.0", "string": '""', "bytes": 'b""',
     "decimal": '{Decimal}("0")', "uuid": "_rt.NIL_UUID", "optional": "None",
     "struct": "{mod}{cls}()",
 }
-# Made per object: a mutable value (a nested struct).
+# Made per object (mutable).
 PER_OBJECT = ("struct",)
-# An enum or flags type without a member of value 0 (flags: none of its bits set).
+# An enum or flags type without a member of value 0.
 NO_ZERO_MEMBER = {"enum": "0", "flags": "{mod}{cls}(0)"}
-# Collections, empty (arrays: their zero elements).
+# Collections, empty.
 EMPTY = {"array": "[{element}] * {length}", "set": "set()", "map": "{{}}", "hash": "{{}}"}
 
 
 class Structs(Types):
-    # ---- defaults
     def zero(self, w: plan.WireType) -> Tuple[str, bool]:
-        """(expression, computed) of a plain type's value without a declared default;
-        computed means the expression must be evaluated per object."""
+        """(expression, computed: made per object) of a type's value without a default."""
         e = self.enums.get(w.ref or "")
         terms = self.ref_terms(w)
         if e is None:
@@ -48,7 +45,7 @@ class Structs(Types):
         return self.fill(NO_ZERO_MEMBER[e.kind] if e.values else "0", **terms), False
 
     def literal(self, lit: lower.Literal, w: plan.WireType) -> Tuple[str, bool]:
-        """(expression, computed) of a declared default of a value of wire type `w`."""
+        """(expression, computed) of a declared default."""
         if lit.names:
             cls = self.type_name(w.ref or "")
             return " | ".join(f"{cls}.{member_name(n)}" for n in lit.names), False
@@ -58,9 +55,8 @@ class Structs(Types):
         return self.fill(template, value=lit.value), per_object
 
     def default(self, f: lower.FieldLayout, lit: Optional[lower.Literal]) -> Tuple[str, str, str]:
-        """(parameter annotation, parameter default, value expression) for __init__. The
-        value expression uses the parameter `name`; computed defaults are made per call
-        (the parameter then defaults to None, or to _rt.DEFAULT where None means null)."""
+        """(annotation, parameter default, value) for __init__; a computed default is made
+        per call (the parameter defaults to None, or _rt.DEFAULT where None is null)."""
         w = f.wire
         ann = self.annotation(w)
         name = field_attr(f.name)
@@ -81,7 +77,6 @@ class Structs(Types):
             return ann, "_rt.DEFAULT", f"{expr} if {name} is _rt.DEFAULT else {name}"
         return self.fill("{Optional}[{ann}]", ann=ann), "None", f"{expr} if {name} is None else {name}"
 
-    # ---- enums
     def emit_enum(self, e: ir.EnumType) -> None:
         p = self.p
         self.gap()
@@ -101,15 +96,16 @@ class Structs(Types):
             p.print("pass")
         p.outdent()
 
-    # ---- classes
     def emit_class(self, s: ir.StructType) -> None:
         p = self.p
         name = pyname(s.name)
-        base = f"({self.type_name(s.base.qualified_name)})" if s.base else ""
+        # The runtime's base prints it (and with --json reads and writes JSON).
+        base = (self.type_name(s.base.qualified_name) if s.base
+                else "_rt.JsonStruct" if self.options.json else "_rt.Struct")
         own = s.fields
         layout = self.layout(s)
         self.gap()
-        p.value(f"class {name}{base}:")
+        p.value(f"class {name}({base}):")
         p.indent()
         doc = docstring(s.doc)
         if doc:
@@ -131,15 +127,15 @@ class Structs(Types):
                                          ("[deprecated]", f.deprecated)) if on]
                 note = f"  # {' '.join(notes)}" if notes else ""
                 p.value(f"{field_attr(f.name)}: {self.annotation(fl.wire)}{note}")
-        p.blank()
-        if s.all_fields:
-            # A call in a default, harmless: UUIDs are immutable (get: not marked used).
+        if s.all_fields:  # else object's __init__
+            # UUIDs are immutable: a call in a default is harmless.
             immutable = f"{self.std.get('UUID')}("
             params = "\n".join(f"{field_attr(f.name)}: {ann} = {param},"
                                + ("  # noqa: B008" if param.startswith(immutable) else "")
                                for f, ann, param, _ in defaults)
             sets = "\n".join(f"self.{field_attr(f.name)} = {value}"
                              for f, _, _, value in defaults)
+            p.blank()
             p.print("""
                 def __init__(
                     self,
@@ -147,13 +143,7 @@ class Structs(Types):
                 ) -> None:
                     $sets$
             """, params=params, sets=sets)
-        else:
-            p.print("""
-                def __init__(self) -> None:
-                    pass
-            """)
-        # One rule (docs/schema-language.md): equality, hashing and ordering by the [key]
-        # fields when there are any, else equality over every field.
+        # By the [key] fields if any, else equality over all (docs/schema-language.md).
         attrs = [field_attr(name) for name in layout.equality]
         if attrs:
             terms = "\n    and ".join(f"self.{a} == other.{a}" for a in attrs)
@@ -185,23 +175,4 @@ class Structs(Types):
             """, mine=mine, theirs=theirs)
         else:
             p.print("__hash__ = None  # type: ignore[assignment]  # no [key] fields")
-        p.blank()
-        p.print("""
-            def __repr__(self) -> str:
-                return _S_$name$.text(self)
-
-            __str__ = __repr__
-        """, name=s.name)
-        if self.options.json:
-            p.blank()
-            p.print("""
-                def to_json(self) -> str:
-                    \"\"\"This value as compact JSON text.\"\"\"
-                    return _S_$name$.dump_json(self)
-
-                @classmethod
-                def from_json(cls, text: str | bytes) -> $cls$:
-                    \"\"\"A value from JSON text; raises fastwire_runtime.DecodeError.\"\"\"
-                    return _S_$name$.from_json(text)
-            """, name=s.name, cls=name)
         p.outdent()

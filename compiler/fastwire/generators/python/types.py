@@ -1,6 +1,6 @@
-"""The Python type table, keyed by the plan's helper names (fastwire.plan): slot formats,
-runtime codecs, annotations, and what the codecs do with each helper's fields (`Role`);
-and `Types`, what every part shares. Sizes and offsets come from the model and its plan."""
+"""The Python type table by the plan's helper names (fastwire.plan): slot formats, runtime
+codecs, annotations and what codecs do with each helper's fields (`Role`); and `Types`,
+what every part shares."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from ..printer import Printer
 CLASS_NAMES = frozenset(("self", "to_json", "from_json"))
 
 
-@lru_cache(maxsize=1 << 16)  # names are made again and again: once each
+@lru_cache(maxsize=1 << 16)
 def pyname(name: str, taken: AbstractSet[str] = frozenset()) -> str:
-    """A schema identifier as a Python identifier: keywords and clashes get a trailing _,
-    and a leading __ (which Python would mangle inside a class) becomes f__."""
+    """A schema name as a Python one: keywords and clashes get a trailing _, a leading __
+    (mangled in a class) becomes f__."""
     if name.startswith("__") and not name.endswith("__"):
         name = "f" + name
     name = naming.ident("python", name)
@@ -47,8 +47,7 @@ def field_attr(name: str) -> str:
 
 
 def split(qualified: str, package: str) -> Tuple[str, str]:
-    """(module prefix, name) of a qualified type name seen from `package`: the prefix is
-    empty for the package's own types, else the imported module's alias and a dot."""
+    """(module prefix, name) of a qualified name seen from `package` ("" or "_pkg.")."""
     pkg, _, name = qualified.rpartition(".")
     return ("" if pkg == package else f"_{pkg}."), name
 
@@ -63,8 +62,8 @@ class Terms(Dict[str, object]):
 
 
 class StandardNames(Dict[str, object]):
-    """Decimal, UUID and Optional as the module names them (`_Decimal` where the package
-    declares a type `Decimal`); a template that looks one up marks it used."""
+    """Decimal, UUID and Optional as the module names them (`_Decimal` if the package has
+    a type Decimal); looking one up marks it used."""
 
     def __init__(self, local: AbstractSet[str]):
         super().__init__({n: f"_{n}" if n in local else n for n in ("Decimal", "UUID", "Optional")})
@@ -76,14 +75,14 @@ class StandardNames(Dict[str, object]):
         return value
 
 
-# Versioned slot formats (struct module letters) by scalar or helper; "I" (an offset) else.
+# Slot formats (struct letters) by scalar or helper; "I" (an offset) else.
 FORMATS = {
     "bool": "?", "byte": "B", "char": "B", "wchar": "I", "int8": "b", "uint8": "B",
     "int16": "h", "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q",
     "float": "f", "double": "d", "timestamp": "Q", "decimal": "{slot}s", "uuid": "{slot}s",
     "optional": "BI",
 }
-# The runtime's codec of a value, and of a field type built from its element (and key).
+# The runtime's codec of a value, or of a type built from its element (and key).
 CODECS = {
     **{h: f"_rt.{h.upper()}" for h in (*plan.VALUE_HELPERS, "string", "bytes")},
     "uuid": "_rt.UUID_", **dict.fromkeys(("enum", "flags"), "{mod}_E_{ref}"),
@@ -105,16 +104,13 @@ ANNOTATIONS = {
 
 @dataclass(frozen=True)
 class Role:
-    """What the generated codecs do with a field coded by one helper: templates filled
-    with Types.terms (v the value, a its local, off and end its slot, codec, mod and ref
-    the type it names, at the final cursor, fn put/get/check).
+    """What the codecs do with a field of one helper, as templates of Types.terms.
 
     vput: what a versioned writer packs, or the call writing the heap and giving it;
-    vget: the field from its unpacked slot (empty: unpacked into the field); vcheck:
-    verify's check of the slot (empty: none); slots: the locals a reader unpacks the slot
-    to (empty: read by position, packed as the call's values); fcall: the final format's
-    function; run_check: verify's test of a value in a final run; nested: it counts
-    against the depth limit."""
+    vget: the field from its unpacked slot ("": unpacked into the field); vcheck: the
+    slot's check ("": none); slots: the locals a slot unpacks to ("": read by position);
+    fcall: the final format's function; run_check: the check of a value in a final run;
+    nested: counts against the depth limit; text: string or bytes."""
 
     vput: str = "{codec}.vput(buf, pos, {v})"
     vget: str = "{codec}.vget(r, pos, {a}, {end}, d)"
@@ -127,7 +123,7 @@ class Role:
 
     @property
     def checked(self) -> bool:
-        """verify() unpacks its slot."""
+        """verify unpacks its slot."""
         return bool(self.vcheck and self.slots)
 
 
@@ -141,10 +137,9 @@ ROLES: Dict[str, Role] = {
     "decimal": Role(vput="_rt.decimal_bytes({v})", vget="_rt.decimal_of({a})",
                     vcheck="_rt.vcheck_decimal({a})", nested=False,
                     run_check="_rt.DECIMAL.fcheck(r, p + {at}, d)"),
-    "string": Role(vput="_rt.vput_str(buf, pos, {v})", vget="_rt.vget_str(r, pos, {a}, {end})",
-                   vcheck="_rt.vcheck_str(r, pos, {a}, {end})", nested=False, text=True),
-    "bytes": Role(vput="_rt.vput_bytes(buf, pos, {v})", vget="_rt.vget_bytes(r, pos, {a}, {end})",
-                  vcheck="_rt.vcheck_str(r, pos, {a}, {end})", nested=False, text=True),
+    **{h: Role(vput=f"_rt.vput_{x}(buf, pos, {{v}})", vget=f"_rt.vget_{x}(r, pos, {{a}}, {{end}})",
+               vcheck="_rt.vcheck_str(r, pos, {a}, {end})", nested=False, text=True)
+       for h, x in (("string", "str"), ("bytes", "bytes"))},
     "struct": Role(vput="{mod}_vput_{ref}(buf, pos, {v})",
                    vget="{mod}_vget_{ref}(r, pos, {a}, {end}, d)",
                    vcheck="{mod}_vcheck_{ref}(r, pos, {a}, {end}, d)", fcall="{mod}_f{fn}_{ref}"),
@@ -157,7 +152,7 @@ ROLES: Dict[str, Role] = {
 
 
 class Types:
-    """One package's module being generated, and the Python names of its types and codecs."""
+    """One package's module being generated, and the names of its types and codecs."""
 
     def __init__(self, model: lower.WireModel, package: ir.Package, options: Options):
         self.model = model
@@ -165,13 +160,13 @@ class Types:
         self.options = options
         self.p = Printer(indent=options.indent, tabs=options.tabs)
         self.std = StandardNames({t.name for t in package.types})
-        self.terms_of: Optional[ir.StructType] = None  # the struct whose field terms are `known`
+        self.terms_of: Optional[ir.StructType] = None  # whose field terms are `known`
         self.known: Dict[Tuple[str, Optional[int]], Dict[str, object]] = {}
         self.enums = {t.qualified_name: t for pkg in model.schema.packages for t in pkg.types
                       if isinstance(t, ir.EnumType)}
 
     def ordered_structs(self) -> List[ir.StructType]:
-        """Structs in the model's emission order (each after the local structs it refers to)."""
+        """Structs in the model's emission order."""
         by_name = {s.qualified_name: s for s in self.pkg.structs}
         return [by_name[n] for n in self.model.package(self.pkg.name).emission_order]
 
@@ -179,54 +174,53 @@ class Types:
         return self.model.struct(s.qualified_name)
 
     def fill(self, template: str, **terms: object) -> str:
-        """`template` with `terms` and the standard names (marked used when used)."""
+        """`template` with `terms` and the standard names."""
         found = Terms(terms)
         found.std = self.std
         return template.format_map(found)
 
-    # ---- names
     def type_name(self, qualified: str) -> str:
-        """The Python expression naming an enum, flags or struct class."""
+        """The expression naming an enum, flags or struct class."""
         mod, name = split(qualified, self.pkg.name)
         return mod + pyname(name)
 
     def ref_terms(self, w: plan.WireType) -> Dict[str, object]:
-        """mod, ref, cls: the module prefix, schema name and class of the type `w` names."""
+        """mod, ref, cls: module prefix, schema name and class of the type `w` names."""
         if w.ref is None:
             return {"mod": "", "ref": "", "cls": ""}
         mod, name = split(w.ref, self.pkg.name)
         return {"mod": mod, "ref": name, "cls": pyname(name)}
 
     def render(self, table: Dict[str, str], w: plan.WireType) -> str:
-        """`w` by its helper's template in `table` ("int" if none), its element and key alike."""
+        """`w` by its helper's template in `table` ("int" if none)."""
         return self.fill(table.get(w.helper, "int"), length=w.length, **self.ref_terms(w),
                          element=self.render(table, w.element) if w.element else "",
                          key=self.render(table, w.key) if w.key else "")
 
     def codec(self, w: plan.WireType) -> str:
-        """A runtime expression giving the codec of a value of wire type `w`."""
+        """The runtime codec of a value of wire type `w`."""
         return self.render(CODECS, w)
 
     def annotation(self, w: plan.WireType) -> str:
         return self.render(ANNOTATIONS, w)
 
     def field_codec(self, s: ir.StructType, f: plan.PlanField) -> str:
-        """The name of the codec a field uses: a shared one, or the struct's own."""
+        """The codec a field uses: a shared one, or the struct's own."""
         if f.helper in BUILT:
             return f"_F_{s.name}_{field_attr(f.name)}"
         return self.codec(f.wire)
 
     @staticmethod
     def letters(w: plan.WireType) -> str:
-        """The struct-module format of a versioned slot of wire type `w`."""
+        """The struct format of a versioned slot of wire type `w`."""
         if w.length is not None:  # an array: its elements' slots
             assert w.element is not None
             return Types.letters(w.element) * w.length
         return FORMATS.get(w.scalar or w.helper, "I").format(slot=w.slot)
 
     def terms(self, s: ir.StructType, f: plan.PlanField, **more: object) -> Dict[str, object]:
-        """What a Role's templates are filled with, for field `f` at slot offset f.at (made
-        once a field of the struct being written)."""
+        """What a Role's templates are filled with for field `f` at slot offset f.at (v the
+        value, a its local, off and end its slot, codec, mod and ref; cached per struct)."""
         if self.terms_of is not s:
             self.terms_of, self.known = s, {}
         found = self.known.get((f.name, f.at))
@@ -241,21 +235,20 @@ class Types:
     def expr(self, template: str, s: ir.StructType, f: plan.PlanField, **more: object) -> str:
         return self.fill(template, **self.terms(s, f, **more))
 
-    # ---- formatting
     def emit(self, template: str, **terms: object) -> None:
-        """`template` printed (Printer.print), without the lines its terms leave empty."""
+        """`template` printed without the lines its terms leave empty."""
         start = len(self.p.lines)
         self.p.print(template, **terms)
         self.p.lines[start:] = [line for line in self.p.lines[start:] if line]
 
     def gap(self) -> None:
-        """Two blank lines, as between top-level definitions."""
+        """Two blank lines."""
         self.p.blank()
         self.p.print("")
 
     @staticmethod
     def wrap(head: str, items: List[str], tail: str) -> str:
-        """`head` + the items separated by commas + `tail`, one item a line when long."""
+        """`head` + the items + `tail`, one item a line when long."""
         line = head + ", ".join(items) + tail
         if len(line) <= 84:
             return line
@@ -263,7 +256,7 @@ class Types:
 
     @staticmethod
     def unpack(names: List[str], call: str) -> str:
-        """`a_, b_ = call`, wrapped in parentheses when long."""
+        """`a_, b_ = call`, one name a line when long."""
         if len(names) == 1:
             return f"{names[0]}, = {call}"
         line = ", ".join(names) + " = " + call
@@ -277,6 +270,5 @@ def role(f: plan.PlanField) -> Role:
 
 
 def fields_of(steps: Tuple[plan.Step, ...]) -> List[plan.PlanField]:
-    """The fields of a plan's steps, in order."""
     return [f for step in steps for f in step.fields]
 

@@ -1,5 +1,5 @@
-"""The versioned format's straight-line codec of a struct: _vput_, _vget_, _vcheck_ over
-precompiled struct layouts, with older versions and errors left to the runtime."""
+"""The versioned format's straight-line codec of a struct (_vput_, _vget_, _vcheck_) over
+precompiled layouts; older versions and errors go to the runtime."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from .types import ROLES, Role, field_attr, fields_of, pyname, role
 
 LENGTH = layouts.BLOCK.length_size  # of a string or bytes block
 HEADER = layouts.STRUCT.header_size  # of a struct's body
-# A string's or bytes' (bytes to write, field from its bytes `data`).
+# A string's or bytes' (bytes to write, field from `data`).
 TEXT = {
     "string": ("try:\n    {a}_ = v.{a}.encode()\n"
-               "except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)\n"
-               '    {a}_ = v.{a}.encode("utf-8", "surrogateescape")  # go back as they came',
+               "except UnicodeEncodeError:  # surrogate escapes go back as they came\n"
+               '    {a}_ = v.{a}.encode("utf-8", "surrogateescape")',
                "try:\n    v.{a} = {data}.decode()\n"
                "except UnicodeDecodeError:  # not UTF-8: kept byte for byte\n"
                '    v.{a} = {data}.decode("utf-8", "surrogateescape")'),
@@ -24,7 +24,7 @@ TEXT = {
 
 
 def pads(parts: List[str]) -> str:
-    """Struct format parts joined, consecutive pad bytes ("4x", "8x") merged ("12x")."""
+    """Format parts joined, pad bytes merged ("4x", "8x": "12x")."""
     out: List[str] = []
     for part in parts:
         if part.endswith("x") and out and out[-1].endswith("x"):
@@ -43,20 +43,18 @@ class Versioned(Structs):
         body = versioned.body_size
 
         def fmt(unpacked: Callable[[Role], object]) -> str:
-            """The slots' format, pad bytes for those not unpacked (reads leave arrays to their
-            codecs; verify unpacks only what it checks)."""
+            """The slots' format, pad bytes for those not unpacked."""
             return pads([self.letters(f.wire) if unpacked(role(f)) else f"{f.wire.slot}x" for f in fields])
 
         write_fmt, read_fmt, check_fmt = fmt(bool), fmt(lambda r: r.slots), fmt(lambda r: r.checked)
         flat = bool(fields) and all(f.wire.is_value or role(f).text for f in fields)  # packed at once
-        # A string or bytes field whose block writers put right after the body (no other
-        # field has a block before it): its length is written and read with the body.
+        # A first heap field of string or bytes: its length goes with the body.
         heap = [f for f in fields if not f.wire.is_value]
         after = heap[0] if heap and role(heap[0]).text else None
         length, note = ("I", f", {after.name}'s length") if after else ("", "")
         if flat:
             p.value(f'_VP_{n} = _rt.layout("II{write_fmt}{length}")  # header, slots{note}')
-        elif after:  # the header and zeros first, then the heap, then the slots
+        elif after:
             p.value(f'_VS_{n} = _rt.layout("II{body - HEADER}x{length}")  # header, zeros{note}')
         else:
             p.value(f"_VH_{n} = _rt.header({body}, {s.type_number})  # header, zeros")
@@ -68,19 +66,17 @@ class Versioned(Structs):
         cls = pyname(n)
 
         def raw(f: plan.PlanField, direct: bool = False) -> List[str]:
-            """What a slot unpacks to; `direct`: numbers straight into the value."""
+            """What a slot unpacks to; `direct`: numbers into the value."""
             if direct and not role(f).vget:
                 return [f"v.{field_attr(f.name)}"]
             return self.expr(role(f).slots, s, f).split(", ") if role(f).slots else []
 
-        # serialize
         self.gap()
         texts = [f for f in fields if role(f).text]
         if flat:
-            # Only strings and bytes go to the heap, right after the body: their offsets are
-            # known once they are encoded, so the body is packed at once.
+            # Only strings and bytes after the body: their offsets are known once encoded.
             values: List[str] = []
-            at, lens = body, ""  # where the next string goes: at + the lengths before it
+            at, lens = body, ""  # where the next string goes
             for f in fields:
                 if role(f).text:
                     values.append(f"{at}{lens}")
@@ -98,8 +94,7 @@ class Versioned(Structs):
                     puts.append(f"buf += _rt.u32(len({field_attr(f.name)}_))")
                 puts.append(f"buf += {field_attr(f.name)}_")
         elif fields:
-            # The header and zeros for the slots first (with the length of a string that
-            # starts the heap), then the heap blocks in field order, then the slots.
+            # The header and zeros, then the heap blocks, then the slots.
             puts, values = [], []
             for f in fields:
                 a = field_attr(f.name)
@@ -110,7 +105,7 @@ class Versioned(Structs):
                     values.append(str(body))
                 elif f.wire.is_value:
                     values.append(self.expr(role(f).vput, s, f))
-                else:  # the call writes the heap blocks and gives the slot's values
+                else:  # the call writes the heap and gives the slot's values
                     packs = self.expr(role(f).slots or "*{a}", s, f)
                     puts.append(f"{packs.lstrip('*')} = {self.expr(role(f).vput, s, f)}")
                     values += packs.split(", ")
@@ -126,8 +121,6 @@ class Versioned(Structs):
                 return pos - base
         """, n=n, puts="\n".join(puts))
 
-        # deserialize, and verify: one unpack and one condition for the usual case, then
-        # each field from its slot (or checked)
         for get in (True, False):
             self.gap()
             p.print("def _$fn$_$n$(r, base, off, slot_end, d):", fn="vget" if get else "vcheck", n=n)
@@ -167,8 +160,7 @@ class Versioned(Structs):
 
     def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str],
                    after: Optional[plan.PlanField]) -> None:
-        """A versioned reader's start: one unpack of the header and slots, one condition for
-        the usual case (venter()'s checks); an older version or an error goes to the runtime."""
+        """A versioned reader's start: one unpack and one condition for the usual case."""
         self.p.print("""
             pos = base + off
             try:
@@ -185,8 +177,7 @@ class Versioned(Structs):
             self.p.print("r.budget = budget")
 
     def vcheck_stmt(self, s: ir.StructType, f: plan.PlanField) -> str:
-        """verify's check of a field's slot ("": nothing to check, as for an array whose
-        elements verify trivially: numbers, enums, uuids)."""
+        """verify's check of a field's slot ("": none, as for an array of numbers)."""
         if not role(f).slots:  # an array
             assert f.wire.element is not None
             if not ROLES[f.wire.element.helper].vcheck:
@@ -194,9 +185,9 @@ class Versioned(Structs):
         return self.expr(role(f).vcheck, s, f)
 
     def encode_stmt(self, f: plan.PlanField) -> str:
-        """`a_ = ...`: a string or bytes field's bytes, ready to be written."""
+        """`a_ = ...`: a string or bytes field's bytes."""
         return self.fill(TEXT[f.helper][0], a=field_attr(f.name))
 
     def read_text(self, f: plan.PlanField, data: str) -> str:
-        """`v.a = ...`: a string or bytes field from its bytes `data` (an expression)."""
+        """`v.a = ...`: a string or bytes field from `data`."""
         return self.fill(TEXT[f.helper][1], a=field_attr(f.name), data=data)
