@@ -20,8 +20,7 @@ PRIMITIVES = {
     "timestamp": "std::uint64_t", "uuid": "fastwire::uuid",
 }
 # A collection's C++ type of its element {v}, key {k} and length {n}: the domain's (std, or
-# std::pmr with --pmr: fastwire/pmr.h; `bytes` stays fastwire::bytes) and a view's accessor's
-# (view.h, element<T, P>; the elements in their std types).
+# std::pmr with --pmr) and a view accessor's (view.h; the elements in their std types).
 CONTAINERS = {"array": "std::array<{v}, {n}>", "vector": "std::vector<{v}>", "list": "std::list<{v}>",
               "set": "std::set<{v}>", "map": "std::map<{k}, {v}>", "hash": "std::unordered_map<{k}, {v}>"}
 PMR_CONTAINERS = {k: v if k == "array" else v.replace("std::", "std::pmr::", 1) for k, v in CONTAINERS.items()}
@@ -65,7 +64,6 @@ _LITERALS: Dict[str, Callable[[lower.Literal, Optional[str]], str]] = {
 }
 
 
-
 class Types:
     """The model, the options and the type table every part of the generator uses."""
 
@@ -73,8 +71,7 @@ class Types:
         self.schema = model.schema
         self.options = options
         self.model = model
-        # --pmr: the domain types use std::pmr; views always name the std types (they only
-        # describe the wire form).
+        # --pmr: the domain types use std::pmr; views name the std types (of the wire form).
         self.pmr = options.cpp_pmr
         self.domain = PMR_CONTAINERS if self.pmr else CONTAINERS
         self._allocates: Dict[str, bool] = {}
@@ -113,8 +110,7 @@ class Types:
         ref = t.value
         if ref.kind == "primitive":
             return ref.name == "string"
-        s = self.schema.lookup(ref) if ref.kind == "struct" else None
-        return isinstance(s, ir.StructType) and self.struct_allocates(s)
+        return self.struct_allocates(self.schema.lookup(ref))
 
     def struct_allocates(self, s: Optional[ir.NamedType]) -> bool:
         """Whether struct `s` is allocator-aware: it (or its base) holds a string, a
