@@ -2,8 +2,8 @@
 `p`: the domain header `p.h` and the models header `p_models.h` (structs.py); with --json
 `p_json.h`, only the runtime's generic JSON (it follows each struct's struct_schema); with
 --proto `p_protocol.h`, the runtime's Sender, Receiver, Proxy and Client templates over
-the model's `sends`, and with --final their Final* twins. Names and the preamble are in
-names.py, types and defaults in types.py."""
+the model's `sends`, and with --final their Final* twins. Names, types, defaults and the
+preamble: names.py."""
 
 from __future__ import annotations
 

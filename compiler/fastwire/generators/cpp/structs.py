@@ -11,8 +11,7 @@ from typing import Any, Callable, List, Optional
 from ... import ir, lower
 from ..common import docs
 from ..printer import Printer
-from .names import header, ident, join, namespace
-from .types import CONTAINERS, PRIMITIVES, Types, int_literal
+from .names import CONTAINERS, PRIMITIVES, Types, header, ident, int_literal, join, namespace
 
 _ORDER = """
     friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
