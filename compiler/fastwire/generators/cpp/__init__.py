@@ -49,10 +49,10 @@ def json_header(options: Options, package: ir.Package) -> str:
 
 _TRAITS = """
 
-    // $name$: $what$
-    template <>
-    struct message_traits<$t$> {
-        static constexpr auto id = &$t$::$id$;
+// $name$: $what$
+template <>
+struct message_traits<$t$> {
+    static constexpr auto id = &$t$::$id$;
 """
 _CLASS = """
 
@@ -87,11 +87,11 @@ def protocol_header(gen: Structs, package: ir.Package, final: bool) -> str:
     layout = gen.model.package(package.name)
     by_name = {s.qualified_name: s for s in package.structs}
     sends = [by_name[n] for n in layout.sends]
+    fmt = "final" if final else "versioned"
     includes = [[f'"{package.name}_protocol.h"']] if final else \
         [["<fastwire/protocol.h>"], [f'"{package.name}_models.h"']]
-    p = header(gen.options, package, "_final_protocol.h" if final else "_protocol.h",
-               f"// The {package.name} package's Sender/Receiver protocol, {'final' if final else 'versioned'} format.",
-               *includes)
+    p = header(gen.options, package, f"{'_final' if final else ''}_protocol.h",
+               f"// The {package.name} package's Sender/Receiver protocol, {fmt} format.", *includes)
     if not final:
         _traits(gen, p, package, sends)
     p.blank()
@@ -108,6 +108,6 @@ def protocol_header(gen: Structs, package: ir.Package, final: bool) -> str:
                 names=", ".join(ident(s.name) for s in sends))
     for role in ("Sender", "Receiver", "Proxy", "Client"):
         p.print(_CLASS, prefix="Final" if final else "", role=role, base=role.lower(),
-                fmt=f"fastwire::protocol::{'final' if final else 'versioned'}_format")
+                fmt=f"fastwire::protocol::{fmt}_format")
     p.print("}  // namespace $ns$", ns=ns)
     return p.text()

@@ -14,15 +14,20 @@ from ..printer import Printer
 from .names import CONTAINERS, PRIMITIVES, Types, header, ident, int_literal, join, namespace
 
 _ORDER = """
-    friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
-    friend bool operator<=(const $n$& a, const $n$& b) { return !(b < a); }
-    friend bool operator>=(const $n$& a, const $n$& b) { return !(a < b); }
+friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
+friend bool operator<=(const $n$& a, const $n$& b) { return !(b < a); }
+friend bool operator>=(const $n$& a, const $n$& b) { return !(a < b); }
 """
 _HASH = """
-    template <>
-    struct hash<$t$> {
-        size_t operator()(const $t$& v) const noexcept;
-    };
+template <>
+struct hash<$t$> {
+    size_t operator()(const $t$& v) const noexcept;
+};
+"""
+_ALLOCATOR = """
+// Allocator-aware (--pmr, fastwire/pmr.h): its strings and collections take their
+// memory from the allocator's resource, and so do those of the structs it holds.
+using allocator_type = fastwire::pmr::allocator;
 """
 _VIEWS = """
 
@@ -30,21 +35,21 @@ _VIEWS = """
 // bytes); STrustedView checks none (bytes that passed verify()).
 """
 _DECLARATIONS = """
-    template <class P>
-    struct Basic$n$View;
-    using $n$View = Basic$n$View<fastwire::versioned::checked>;
-    using $n$TrustedView = Basic$n$View<fastwire::versioned::trusted>;
-    struct $n$MutableView;
+template <class P>
+struct Basic$n$View;
+using $n$View = Basic$n$View<fastwire::versioned::checked>;
+using $n$TrustedView = Basic$n$View<fastwire::versioned::trusted>;
+struct $n$MutableView;
 """
 _VIEW_TYPE = """
-    template <>
-    struct view_type<$t$> {
-        template <class P>
-        using basic = ::$ns$::Basic$n$View<P>;
-        using type = $t$View;
-        using trusted_type = $t$TrustedView;
-        using mutable_type = $t$MutableView;
-    };
+template <>
+struct view_type<$t$> {
+    template <class P>
+    using basic = ::$ns$::Basic$n$View<P>;
+    using type = $t$View;
+    using trusted_type = $t$TrustedView;
+    using mutable_type = $t$MutableView;
+};
 """
 _CHECKS = """
 
@@ -52,8 +57,8 @@ _CHECKS = """
 // the runtime's: where they disagree, the build fails here, naming the struct.
 """
 _CHECK = """
-    static_assert($check$,
-                  "$where$: $what$ from the schema compiler's");
+static_assert($check$,
+              "$where$: $what$ from the schema compiler's");
 """
 
 
@@ -72,10 +77,7 @@ class Structs(Types):
                     *(f'"{imp}.h"' for imp in package.imports)])
         p.blank()
         # [[deprecated]] is for users: the generated code names those members unwarned.
-        p.print("""
-            #pragma GCC diagnostic push
-            #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        """)
+        p.print('#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
         enums = [t for t in package.types if isinstance(t, ir.EnumType)]
         structs = self.sorted_structs(package)
         keyed = [s for s in structs if s.key_fields]
@@ -99,7 +101,7 @@ class Structs(Types):
             for e in enums:
                 p.print("inline std::ostream& operator<<(std::ostream& os, $t$ v) { return "
                         "fastwire::$fn$(os, v); }", t=ident(e.name),
-                        fn="print_flags" if e.kind == "flags" else "print_enum")
+                        fn="print_" + ("flags" if e.kind == "flags" else "enum"))
             for s in structs:
                 p.blank()
                 self.struct_definition(p, s, package)
@@ -153,7 +155,7 @@ class Structs(Types):
         base = f" : public {self.qualified(s.base, ns)}" if s.base else ""
         self.injected = set()
         b = s.base
-        while b is not None:  # a base of another package: its name is not the local one
+        while b is not None:  # another package's base is not the local name
             if b.package != ns:
                 self.injected.add(b.name)
             held = self.schema.lookup(b)
@@ -203,11 +205,7 @@ class Structs(Types):
             p.outdent()
 
         if aware:
-            p.print("""
-                // Allocator-aware (--pmr, fastwire/pmr.h): its strings and collections take their
-                // memory from the allocator's resource, and so do those of the structs it holds.
-                using allocator_type = fastwire::pmr::allocator;
-            """)
+            p.print(_ALLOCATOR)
             constructor(f"explicit {name}(const allocator_type& alloc)", f"{b}(alloc)" if base_alloc else None,
                         lambda f, m: self.default_expr(s, f, ns) if self.allocates(f.type) else None)
             # The allocator-extended copy and move (of an element into a container's memory).
@@ -246,7 +244,7 @@ class Structs(Types):
                     keys=", ".join(f.name for f in keys))
             eq = " && ".join(f"a.{ident(f.name)} == b.{ident(f.name)}" for f in keys)
         else:
-            # (The reference says always equal; a reader of `a == b` expects equal values.)
+            # (The reference: always equal; readers of `a == b` expect equal values.)
             p.print("// No [key] fields: equal when every field is equal.")
             eq = join([f"a.{ident(f.name)} == b.{ident(f.name)}" for f in s.all_fields], " && ", 100) or "true"
         self.operator(p, "==", name, eq, "" if keys or s.all_fields else "[[maybe_unused]] ")
