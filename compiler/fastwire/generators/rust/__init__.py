@@ -20,10 +20,9 @@ __all__ = ["generate"]
 
 
 def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
-    schema = model.schema
     # The file is named as the module (a package `type` is module `type_` in `type_.rs`).
     return {naming.file_name("rust", module_name(p.name), "module"):
-            RustModule(schema, p, model, options).render() for p in schema.packages}
+            RustModule(p, model, options).render() for p in model.schema.packages}
 
 
 class RustModule(Structs):

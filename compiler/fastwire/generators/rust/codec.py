@@ -30,9 +30,9 @@ def sum_lines(terms: List[str]) -> List[str]:
 class Codec(Types):
     def method(self, head: str, params: List[str], ret: str, body: List[str], attr: Optional[str] = "#[inline]",
                blank: bool = True) -> None:
-        """A method as rustfmt writes it: on one line when it fits in 120 columns, else a
-        parameter a line; `{}` when empty. The codec's are #[inline]: a struct's fields are
-        read and written straight in its parent's code. `blank`: a blank line first."""
+        """A method as rustfmt writes it (one line if it fits in 120 columns, else a parameter
+        a line; `{}` when empty), #[inline] for codecs: a struct's fields are coded in its
+        parent's code. `blank`: a blank line first."""
         if blank:
             self.emit("")
         if attr:
@@ -81,12 +81,12 @@ class Codec(Types):
                      min=layout.final_min)
         self.method("v_extra_fields", ["&self"], "usize", sum_lines(extra))
         hu = "" if heap else "_"  # a struct of values only appends nothing
-        # `body`: the body's bytes (carved from the message by the writer), at `pos`.
+        # `body`: the body's bytes (carved from the message by the writer) at `pos`.
         self.method("v_write_fields", ["&self", f"{hu}buf: &mut ::fastwire::versioned::Writer<'_>",
                                        "body: &mut [u8]", f"{hu}pos: usize"], "", store + heap)
         self.method("v_read_fields", ["&mut self", u + _VR, f"{u}pos: usize", f"{u}body: &[u8]", f"{u}depth: u32"],
                     _RESULT, read + ["Ok(())"])
-        vu = "" if verify else "_"  # parameters a verify with nothing to check does not use
+        vu = "" if verify else "_"  # unused by a verify with nothing to check
         self.method("v_verify_fields", [vu + _VR, f"{vu}pos: usize", f"{vu}stored: usize", f"{vu}depth: u32"],
                     _RESULT, verify + ["Ok(())"])
         self.emit_final(u, names, plan.final.steps)

@@ -235,12 +235,11 @@ class Structs(Codec):
         answers = [f"Message::{n}(_) => ::fastwire::protocol::Reply::{replies[s.qualified_name]},"
                    for s, n in zip(sends, names) if s.qualified_name in replies]
 
-        def arms(lines: List[str], default: str) -> str:
-            """A match over what some messages have: `default` for the others."""
-            return "\n".join(match("self", lines, default if len(lines) < len(sends) else ""))
+        def arms(lines: List[str], none: str) -> str:
+            """A match over what some messages have, `none` for the others (or alone)."""
+            rest = f"_ => {none}," if len(lines) < len(sends) else ""
+            return "\n".join(match("self", lines, rest)) if lines else none
 
         self.p.print(_PROTOCOL, **{var: "\n".join(arm.format(n=n, t=s.type_number) for s, n in zip(sends, names))
                                    for var, arm in _ARMS.items()},
-                     id=arms(ids, "_ => None,") if ids else "None",
-                     reply=arms(answers, "_ => ::fastwire::protocol::Reply::None,") if answers
-                     else "::fastwire::protocol::Reply::None")
+                     id=arms(ids, "None"), reply=arms(answers, "::fastwire::protocol::Reply::None"))

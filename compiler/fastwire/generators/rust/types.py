@@ -14,11 +14,6 @@ from ..printer import Printer
 
 
 @lru_cache(maxsize=None)
-def module_name(package: str) -> str:
-    return naming.ident("rust", naming.snake(package))
-
-
-@lru_cache(maxsize=None)
 def type_name(name: str) -> str:
     return naming.ident("rust", naming.pascal(name))
 
@@ -26,6 +21,9 @@ def type_name(name: str) -> str:
 @lru_cache(maxsize=None)
 def field_name(name: str) -> str:
     return naming.ident("rust", naming.snake(name))
+
+
+module_name = field_name  # a package's module: snake_case, as a field
 
 
 def const_name(name: str) -> str:
@@ -114,9 +112,8 @@ def match(scrutinee: str, arms: List[str], default: str = "_ => None,") -> List[
 
 
 class Types:
-    def __init__(self, schema: ir.Schema, pkg: ir.Package, model: lower.WireModel,
-                 options: Options) -> None:
-        self.schema = schema
+    def __init__(self, pkg: ir.Package, model: lower.WireModel, options: Options) -> None:
+        self.schema = model.schema
         self.pkg = pkg
         self.model = model
         self.options = options
@@ -124,8 +121,7 @@ class Types:
         self.structs = {s.qualified_name: s for s in pkg.structs}
 
     def emit(self, *lines: str) -> None:
-        """Lines of Rust, their indentation written out: appended as they are (what
-        Printer.value() would print at level 0; there are millions)."""
+        """Lines of Rust with their indentation, appended as they are (there are millions)."""
         self.p.lines.extend(lines)
 
     def ordered_structs(self) -> List[ir.StructType]:
