@@ -1,10 +1,8 @@
-"""The Rust generator: one module `<package>.rs` per package on the `fastwire` runtime crate
-(rust/), beside the other packages' modules (`super::<package>`; rust/fastwire-build runs
-it from a build.rs). Enums and flags are open newtypes over their integer (types.py);
-structs derive `Default` from the schema's defaults and compare, order and hash by their
-`[key]` fields (structs.py); `fastwire::Struct` runs the codec plan's steps as straight-line
-calls (codec.py); with --proto, the `Message` enum. Output is rustfmt-clean (rustfmt.toml).
-"""
+"""The Rust generator: a module `<package>.rs` per package on the `fastwire` crate (rust/),
+beside the others (`super::<package>`; rust/fastwire-build runs it from a build.rs).
+Enums and flags: types.py; structs, `visit_struct` and --proto's `Message`: structs.py;
+`fastwire::Struct`, the codec plan's steps as straight-line calls: codec.py. The output
+is rustfmt-clean (rustfmt.toml)."""
 
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ class Codec(Types):
 
     def emit_codec(self, s: ir.StructType, name: str, names: List[str], layout: lower.StructLayout) -> None:
         plan = layout.plan
-        u = "" if names else "_"  # parameters a struct without fields does not use
+        u = "" if names else "_"  # unused by a struct without fields
         body = layout.body_size
         # Versioned: the values stored at their positions, then the heap fields in order.
         store = [f"let b = ::fastwire::versioned::body_mut::<{body}>(body);",

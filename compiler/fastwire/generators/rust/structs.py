@@ -55,7 +55,7 @@ impl ::std::fmt::Display for $name$ {
     }
 }
 """
-# How the text form prints a plain field of these primitives, and a list (fastwire::print).
+# The text form's wrappers of these plain primitives (fastwire::print).
 _PRINTED = {"char": "::fastwire::print::Char", "wchar": "::fastwire::print::WChar"}
 
 
@@ -215,8 +215,7 @@ class Structs(Codec):
         self.emit("}")
 
     def emit_protocol(self) -> None:
-        """The package's protocol: the `Message` enum of what it sends and receives
-        (fastwire::protocol::Protocol), by the model's `sends`."""
+        """`Message` (fastwire::protocol::Protocol): what the package sends, by the model."""
         sends = [self.structs[q] for q in self.model.package(self.pkg.name).sends]
         if not sends:
             return

@@ -1,6 +1,5 @@
-"""The Rust names of schema names (each made once), the type table, defaults as Rust
-expressions (from the model's normalised literals, lower.Literal), and enums and flags:
-open newtypes over their integer with named constants."""
+"""Rust names (each made once), the type table, defaults from the model's lower.Literal,
+and enums and flags: open newtypes over their integer with named constants."""
 
 from __future__ import annotations
 
