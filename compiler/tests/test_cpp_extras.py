@@ -1,4 +1,4 @@
-"""The C++ JSON and protocol headers (generators/cpp/__init__.py, protocol.py)."""
+"""The C++ JSON and protocol headers (generators/cpp/__init__.py)."""
 
 import os
 

@@ -1,7 +1,8 @@
 """The domain header `p.h`: enums and flags, structs with their defaults, constructors,
 comparisons, printing, std::hash of key structs, and each struct's fastwire::struct_schema,
 from which the runtime derives serialize, deserialize and verify at compile time
-(docs/cpp/generated-code.md)."""
+(docs/cpp/generated-code.md). The models header `p_models.h`: the views over versioned
+bytes and the compile-time checks that the runtime's layout of each struct is the model's."""
 
 from __future__ import annotations
 
@@ -10,28 +11,62 @@ from typing import Any, Callable, List, Optional
 from ... import ir, lower
 from ..common import docs
 from ..printer import Printer
-from .names import header, ident, join, namespace
-from .types import PRIMITIVES, Types, int_literal
+from .names import CONTAINERS, PRIMITIVES, Types, header, ident, int_literal, join, namespace
 
 _ORDER = """
-    friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
-    friend bool operator<=(const $n$& a, const $n$& b) { return !(b < a); }
-    friend bool operator>=(const $n$& a, const $n$& b) { return !(a < b); }
+friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
+friend bool operator<=(const $n$& a, const $n$& b) { return !(b < a); }
+friend bool operator>=(const $n$& a, const $n$& b) { return !(a < b); }
 """
 _HASH = """
-    template <>
-    struct hash<$t$> {
-        size_t operator()(const $t$& v) const noexcept;
-    };
+template <>
+struct hash<$t$> {
+    size_t operator()(const $t$& v) const noexcept;
+};
+"""
+_ALLOCATOR = """
+// Allocator-aware (--pmr, fastwire/pmr.h): its strings and collections take their
+// memory from the allocator's resource, and so do those of the structs it holds.
+using allocator_type = fastwire::pmr::allocator;
+"""
+_VIEWS = """
+
+// Zero-copy views (fastwire/view.h): SView checks every offset it follows (any
+// bytes); STrustedView checks none (bytes that passed verify()).
+"""
+_DECLARATIONS = """
+template <class P>
+struct Basic$n$View;
+using $n$View = Basic$n$View<fastwire::versioned::checked>;
+using $n$TrustedView = Basic$n$View<fastwire::versioned::trusted>;
+struct $n$MutableView;
+"""
+_VIEW_TYPE = """
+template <>
+struct view_type<$t$> {
+    template <class P>
+    using basic = ::$ns$::Basic$n$View<P>;
+    using type = $t$View;
+    using trusted_type = $t$TrustedView;
+    using mutable_type = $t$MutableView;
+};
+"""
+_CHECKS = """
+
+// The wire layout the schema compiler worked out (fastwire.lower), checked against
+// the runtime's: where they disagree, the build fails here, naming the struct.
+"""
+_CHECK = """
+static_assert($check$,
+              "$where$: $what$ from the schema compiler's");
 """
 
 
 class Structs(Types):
-    """The domain header."""
+    """The domain and models headers."""
 
     def sorted_structs(self, package: ir.Package) -> List[ir.StructType]:
-        """The package's structs in the model's emission order (each after the local
-        structs it refers to: members, bases, and keys, whose std::hash comes first)."""
+        """The package's structs in the model's emission order (after what they refer to)."""
         by_name = {s.qualified_name: s for s in package.structs}
         return [by_name[n] for n in self.model.package(package.name).emission_order]
 
@@ -41,12 +76,8 @@ class Structs(Types):
                    ["<fastwire/types.h>", *(["<fastwire/pmr.h>"] if self.pmr else []),
                     *(f'"{imp}.h"' for imp in package.imports)])
         p.blank()
-        # [[deprecated]] marks what users should stop using; the generated code itself
-        # must still name those members without warnings.
-        p.print("""
-            #pragma GCC diagnostic push
-            #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        """)
+        # [[deprecated]] is for users: the generated code names those members unwarned.
+        p.print('#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
         enums = [t for t in package.types if isinstance(t, ir.EnumType)]
         structs = self.sorted_structs(package)
         keyed = [s for s in structs if s.key_fields]
@@ -62,8 +93,7 @@ class Structs(Types):
 
         section(ns, enums, lambda e: self.enum_definition(p, e))
         section("fastwire", enums, lambda e: self.enum_traits(p, e, ns))
-        # std::hash of a key struct is declared before any struct can use it (a hash keyed
-        # by it, even in this package), and defined at the end.
+        # std::hash of a key struct: declared before any struct can use it, defined last.
         section(ns, keyed, lambda s: p.print("struct $n$;", n=ident(s.name)), False)
         section("std", keyed, lambda s: p.print(_HASH, t=f"::{ns}::{ident(s.name)}"), False)
         p.blank()
@@ -71,7 +101,7 @@ class Structs(Types):
             for e in enums:
                 p.print("inline std::ostream& operator<<(std::ostream& os, $t$ v) { return "
                         "fastwire::$fn$(os, v); }", t=ident(e.name),
-                        fn="print_flags" if e.kind == "flags" else "print_enum")
+                        fn="print_" + ("flags" if e.kind == "flags" else "enum"))
             for s in structs:
                 p.blank()
                 self.struct_definition(p, s, package)
@@ -125,7 +155,7 @@ class Structs(Types):
         base = f" : public {self.qualified(s.base, ns)}" if s.base else ""
         self.injected = set()
         b = s.base
-        while b is not None:  # a base of another package: its name is not the local one
+        while b is not None:  # another package's base is not the local name
             if b.package != ns:
                 self.injected.add(b.name)
             held = self.schema.lookup(b)
@@ -150,9 +180,8 @@ class Structs(Types):
 
     def constructors(self, p: Printer, s: ir.StructType, ns: str) -> None:
         """--pmr: allocator_type and the constructors that take one (uses-allocator
-        construction, fastwire/pmr.h: std::pmr containers of this struct build their elements
-        with the container's allocator, and the struct passes it on to its members); then the
-        constructor from every field's value (--pmr: and a last parameter, the allocator)."""
+        construction, fastwire/pmr.h: a container passes its allocator to its elements, a
+        struct to its members); then the one from every field's value (--pmr: and alloc)."""
         name = ident(s.name)
         aware = self.pmr and self.struct_allocates(s)
         base = self.schema.lookup(s.base) if s.base is not None else None
@@ -160,8 +189,8 @@ class Structs(Types):
         base_alloc = ", alloc" if aware and self.struct_allocates(base) else ""
 
         def constructor(head: str, base_init: Optional[str], source: Callable[[ir.Field, str], Optional[str]]) -> None:
-            """`head`, then the base's initializer and each field's from `source` (None: none);
-            in an allocator-aware struct, a member that takes an allocator is made with it."""
+            """`head`, then the base's initializer and each field's from `source` (None: none),
+            with the allocator for a member that takes one."""
             inits = [base_init] if base_init else []
             for f in s.fields:
                 m = ident(f.name)
@@ -176,15 +205,10 @@ class Structs(Types):
             p.outdent()
 
         if aware:
-            p.print("""
-                // Allocator-aware (--pmr, fastwire/pmr.h): its strings and collections take their
-                // memory from the allocator's resource, and so do those of the structs it holds.
-                using allocator_type = fastwire::pmr::allocator;
-            """)
+            p.print(_ALLOCATOR)
             constructor(f"explicit {name}(const allocator_type& alloc)", f"{b}(alloc)" if base_alloc else None,
                         lambda f, m: self.default_expr(s, f, ns) if self.allocates(f.type) else None)
-            # The allocator-extended copy and move (what a container uses to copy or move an
-            # element into its own memory).
+            # The allocator-extended copy and move (of an element into a container's memory).
             constructor(f"{name}(const {name}& other, const allocator_type& alloc)",
                         f"{b}(static_cast<const {b}&>(other){base_alloc})" if base else None,
                         lambda f, m: f"other.{m}")
@@ -220,8 +244,7 @@ class Structs(Types):
                     keys=", ".join(f.name for f in keys))
             eq = " && ".join(f"a.{ident(f.name)} == b.{ident(f.name)}" for f in keys)
         else:
-            # The reference compares keyless structs as always equal; equal values are
-            # what a reader of `a == b` expects.
+            # (The reference: always equal; readers of `a == b` expect equal values.)
             p.print("// No [key] fields: equal when every field is equal.")
             eq = join([f"a.{ident(f.name)} == b.{ident(f.name)}" for f in s.all_fields], " && ", 100) or "true"
         self.operator(p, "==", name, eq, "" if keys or s.all_fields else "[[maybe_unused]] ")
@@ -273,3 +296,88 @@ class Structs(Types):
             for f in s.key_fields:
                 p.value(f"fastwire::hash_combine(h, v.{ident(f.name)});")
             p.print("return h;")
+
+    def models_header(self, package: ir.Package) -> str:
+        final = self.options.final
+        p = header(self.options, package, "_models.h",
+                   f"// Models that read and write the {package.name} package's types in the FBE formats.",
+                   ["<fastwire/model.h>", *(["<fastwire/final_model.h>"] if final else [])],
+                   [f'"{package.name}.h"', *(f'"{imp}_models.h"' for imp in package.imports)])
+        p.blank()
+        structs = self.sorted_structs(package)
+        with namespace(p, ident(package.name)):
+            for s in structs:
+                p.print("using $n$Model = fastwire::model<$n$>;", n=ident(s.name))
+                if final:
+                    p.print("using $n$FinalModel = fastwire::final_model<$n$>;", n=ident(s.name))
+            if structs:
+                self.layout_checks(p, package, structs)
+                self.views(p, package, structs)
+        return p.text()
+
+    def views(self, p: Printer, package: ir.Package, structs: List[ir.StructType]) -> None:
+        """Per struct S: BasicSView<P> (read-only accessors at the model's offsets), its
+        checked SView and trusted STrustedView, and SMutableView (set_x() of the values)."""
+        ns = ident(package.name)
+        p.print(_VIEWS)
+        for s in structs:
+            p.print(_DECLARATIONS, n=ident(s.name))
+        p.print("}  // namespace $ns$", ns=ns)
+        p.blank()
+        with namespace(p, "fastwire"):
+            for s in structs:
+                p.print(_VIEW_TYPE, t=f"::{ns}::{ident(s.name)}", ns=ns, n=ident(s.name))
+        p.blank()
+        p.print("namespace $ns$ {", ns=ns)
+        for s in structs:
+            p.blank()
+            self.view_class(p, s, package.name)
+
+    def view_class(self, p: Printer, s: ir.StructType, package: str) -> None:
+        layout = self.model.struct(s.qualified_name)
+        name = ident(s.name)
+        fields = list(zip(s.all_fields, layout.fields))
+        p.print("template <class P>")
+        with p.block("struct Basic$n$View : fastwire::versioned::basic_struct_view<P> {", "};", n=name):
+            p.print("using fastwire::versioned::basic_struct_view<P>::basic_struct_view;")
+            for f, fl in fields:
+                default = self.default_expr(s, f, package) if f.type.container is None else None
+                if default and (default.startswith("*") or default.endswith("()")):
+                    default = f"[] {{ return {default}; }}"  # computed: only when needed
+                p.value(f"{self.view_field_type(f.type, package)} {ident(f.name)}() const noexcept {{ return this->"
+                        f"template get_<{self.field_type(f.type, package, CONTAINERS)}, {fl.offset}, "
+                        f"{fl.offset + fl.slot}>({default or ''}); }}")
+            p.print("// f(every field's view), in wire order: for generic code.")
+            p.print("template <class F>")
+            calls = join([f"{ident(f.name)}()" for f in s.all_fields], ", ", 64)
+            if "\n" in calls:
+                with p.block("auto fields_(F&& f) const {", "}"):
+                    p.print("return f($calls$);", calls=calls)
+            else:
+                p.print("auto fields_(F&& f) const { return f($calls$); }", calls=calls)
+        with p.block("struct $n$MutableView : $n$View {", "};", n=name):
+            p.print("// Over bytes the caller owns and may write (e.g. an element of a view of them).")
+            p.print("explicit $n$MutableView(const $n$View& v) noexcept : $n$View(v) {}", n=name)
+            for f, fl in fields:
+                if fl.wire.is_value:
+                    t = self.field_type(f.type, package, CONTAINERS)
+                    p.value(f"bool set_{f.name}({t} v) const noexcept {{ return set_<{t}, {fl.offset}, "
+                            f"{fl.offset + fl.slot}>(v); }}")
+
+    def layout_checks(self, p: Printer, package: ir.Package, structs: List[ir.StructType]) -> None:
+        """static_asserts of the model's layout against the runtime's, naming the struct."""
+        p.print(_CHECKS)
+        for s in structs:
+            layout = self.model.struct(s.qualified_name)
+            n = ident(s.name)
+            head = f"fastwire::versioned::slot_offsets_are<{n}>({{"  # the offsets aligned under the first
+            offsets = join([str(f.offset) for f in layout.fields], ", ", 60).replace("\n", "\n" + " " * len(head))
+            fixed = "" if layout.final_size is not None else "!"
+            final = f"fastwire::final::min_size<{n}>() == {layout.final_min} && {fixed}fastwire::final::is_fixed<{n}>()"
+            body = f"fastwire::versioned::body_size<{n}>() == {layout.body_size}"
+            for check, what, wanted in (
+                    (body, "versioned body size differs", True),
+                    (f"{head}{offsets}}})", "versioned slot offsets differ", bool(layout.fields)),
+                    (final, "final-format size differs", self.options.final)):
+                if wanted:
+                    p.print(_CHECK, check=check, where=f"{package.name}.{s.name}", what=what)

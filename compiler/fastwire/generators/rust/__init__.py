@@ -1,14 +1,8 @@
-"""The Rust generator: one module `<package>.rs` per package, on the `fastwire` runtime
-crate (rust/), beside the other packages' modules (`super::<package>`); rust/fastwire-build
-runs it from a build.rs and declares the modules.
-
-A module holds enums and flags as open newtypes over their integer with named constants
-(enums.py); structs with `Default` from the schema's defaults, equality, ordering and
-hashing by the `[key]` fields (structs.py) and their part of the codecs, `fastwire::Struct`:
-the codec plan's steps as straight-line calls (codec.py; the final format and JSON always);
-`visit_struct` to find a struct by name; with --proto, the `Message` enum (protocol.py).
-The output is rustfmt-clean under rust/rustfmt.toml (checked by `make test-rust`).
-"""
+"""The Rust generator: a module `<package>.rs` per package on the `fastwire` crate (rust/),
+beside the others (`super::<package>`; rust/fastwire-build runs it from a build.rs).
+Enums and flags: types.py; structs, `visit_struct` and --proto's `Message`: structs.py;
+`fastwire::Struct`, the codec plan's steps as straight-line calls: codec.py. The output
+is rustfmt-clean (rustfmt.toml)."""
 
 from __future__ import annotations
 
@@ -17,20 +11,19 @@ from typing import Dict
 from ... import __version__, ir, lower
 from ..common import docs, naming
 from ..options import Options
-from .names import module_name
-from .protocol import Protocol
+from .structs import Structs
+from .types import module_name
 
 __all__ = ["generate"]
 
 
 def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
-    schema = model.schema
     # The file is named as the module (a package `type` is module `type_` in `type_.rs`).
     return {naming.file_name("rust", module_name(p.name), "module"):
-            RustModule(schema, p, model, options).render() for p in schema.packages}
+            RustModule(p, model, options).render() for p in model.schema.packages}
 
 
-class RustModule(Protocol):
+class RustModule(Structs):
     """Every part of the Rust generator over one package."""
 
     def render(self) -> str:
@@ -42,9 +35,8 @@ class RustModule(Protocol):
             for line in docs.comment_lines("rust", p.doc):
                 self.emit(f"//! {line}".rstrip())
         self.emit("", "#![allow(deprecated)] // deprecated fields are still read and written", "")
-        # The codec traits' methods, where a struct calls them: every field goes through
-        # JSON and an older version's read; fields outside the final runs of values
-        # through the final codec.
+        # The codec traits a struct calls: JSON and versioned for any field, the final
+        # format's for a field outside its runs of values.
         fields = [f for s in p.structs for f in self.model.struct(s.qualified_name).fields]
         uses = []
         if any(not f.wire.is_value for f in fields):

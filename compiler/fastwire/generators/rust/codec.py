@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ... import ir, lower
-from .enums import Enums, match
+from .types import Types, match
 
 _IMPL = """
 
@@ -27,12 +27,12 @@ def sum_lines(terms: List[str]) -> List[str]:
     return ("\n    + ".join(terms) if len(one) + 8 > 120 else one).split("\n")
 
 
-class Codec(Enums):
-    def method(self, attr: Optional[str], head: str, params: List[str], ret: str,
-               body: List[str], blank: bool = True) -> None:
-        """A method as rustfmt writes it: on one line when it fits in 120 columns, else a
-        parameter a line; `{}` when empty. The codec's are #[inline]: a struct's fields are
-        read and written straight in its parent's code. `blank`: a blank line first."""
+class Codec(Types):
+    def method(self, head: str, params: List[str], ret: str, body: List[str], attr: Optional[str] = "#[inline]",
+               blank: bool = True) -> None:
+        """A method as rustfmt writes it (one line if it fits in 120 columns, else a parameter
+        a line; `{}` when empty), #[inline] for codecs: a struct's fields are coded in its
+        parent's code. `blank`: a blank line first."""
         if blank:
             self.emit("")
         if attr:
@@ -48,16 +48,13 @@ class Codec(Enums):
 
     def emit_codec(self, s: ir.StructType, name: str, names: List[str], layout: lower.StructLayout) -> None:
         plan = layout.plan
-        u = "" if names else "_"  # parameters a struct without fields does not use
+        u = "" if names else "_"  # unused by a struct without fields
         body = layout.body_size
         # Versioned: the values stored at their positions, then the heap fields in order.
-        extra: List[str] = []
         store = [f"let b = ::fastwire::versioned::body_mut::<{body}>(body);",
                  "b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());"]
-        heap: List[str] = []
-        read: List[str] = []
-        verify: List[str] = []
-        older: List[str] = []
+        extra: List[str] = []
+        heap, read, verify, older = [], [], [], []
         for step in plan.versioned.steps:
             values = step.op == "values"
             for f in step.fields:
@@ -82,43 +79,40 @@ class Codec(Enums):
                         "    return self.v_read_older(r, pos, body.len(), depth);", "};"]
         self.p.print(_IMPL, name=name, qualified=s.qualified_name, type=layout.type_number, body=body,
                      min=layout.final_min)
-        self.method("#[inline]", "v_extra_fields", ["&self"], "usize", sum_lines(extra))
+        self.method("v_extra_fields", ["&self"], "usize", sum_lines(extra))
         hu = "" if heap else "_"  # a struct of values only appends nothing
-        # `body`: the body's bytes (carved from the message by the writer), at `pos`.
-        self.method("#[inline]", "v_write_fields", ["&self", f"{hu}buf: &mut ::fastwire::versioned::Writer<'_>",
-                                                    "body: &mut [u8]", f"{hu}pos: usize"], "", store + heap)
-        self.method("#[inline]", "v_read_fields", ["&mut self", u + _VR, f"{u}pos: usize", f"{u}body: &[u8]",
-                                                   f"{u}depth: u32"], _RESULT, read + ["Ok(())"])
-        vu = "" if verify else "_"  # parameters a verify with nothing to check does not use
-        self.method("#[inline]", "v_verify_fields", [vu + _VR, f"{vu}pos: usize", f"{vu}stored: usize",
-                                                     f"{vu}depth: u32"], _RESULT, verify + ["Ok(())"])
+        # `body`: the body's bytes (carved from the message by the writer) at `pos`.
+        self.method("v_write_fields", ["&self", f"{hu}buf: &mut ::fastwire::versioned::Writer<'_>",
+                                       "body: &mut [u8]", f"{hu}pos: usize"], "", store + heap)
+        self.method("v_read_fields", ["&mut self", u + _VR, f"{u}pos: usize", f"{u}body: &[u8]", f"{u}depth: u32"],
+                    _RESULT, read + ["Ok(())"])
+        vu = "" if verify else "_"  # unused by a verify with nothing to check
+        self.method("v_verify_fields", [vu + _VR, f"{vu}pos: usize", f"{vu}stored: usize", f"{vu}depth: u32"],
+                    _RESULT, verify + ["Ok(())"])
         self.emit_final(u, names, plan.final.steps)
         # JSON
-        self.method(None, "j_write_fields", ["&self", f"{u}out: &mut String"], "",
+        self.method("j_write_fields", ["&self", f"{u}out: &mut String"], "",
                     [line for i, f in enumerate(plan.json.fields)
                      for line in (f'::fastwire::json::key(out, "{f.name}", {"true" if i == 0 else "false"});',
-                                  f"self.{names[f.index]}.j_write(out);")])
+                                  f"self.{names[f.index]}.j_write(out);")], None)
         arms = [f'"{f.name}" => self.{names[f.index]}.j_read(v, ctx),' for f in plan.json.fields]
-        self.method(None, "j_read_field", ["&mut self", f"{u}name: &str", f"{u}v: &::fastwire::json::Value<'_>",
-                                           f"{u}ctx: &mut ::fastwire::json::Context"], _RESULT,
-                    match("name", arms, "_ => Ok(()),") if arms else ["Ok(())"])
+        self.method("j_read_field", ["&mut self", f"{u}name: &str", f"{u}v: &::fastwire::json::Value<'_>",
+                                     f"{u}ctx: &mut ::fastwire::json::Context"], _RESULT,
+                    match("name", arms, "_ => Ok(()),") if arms else ["Ok(())"], None)
         self.emit("}", "", f"::fastwire::impl_struct!({name});")
         if names:
             # older, shorter bodies: fields beyond the stored size take their defaults
             self.emit("", f"impl {name} {{")
-            self.method("#[cold]", "v_read_older", ["&mut self", _VR, "pos: usize", "stored: usize", "depth: u32"],
-                        _RESULT, ["let defaults = Self::default();", *older, "Ok(())"], blank=False)
+            self.method("v_read_older", ["&mut self", _VR, "pos: usize", "stored: usize", "depth: u32"], _RESULT,
+                        ["let defaults = Self::default();", *older, "Ok(())"], "#[cold]", False)
             self.emit("}")
 
     def emit_final(self, u: str, names: List[str], steps: tuple) -> None:
         """The final format by the plan's steps: the exact size, write, read, verify. A run
         of values takes its bytes at once, with the length of a string or bytes after it."""
         size: List[str] = []
-        write: List[str] = []
-        read: List[str] = []
-        verify: List[str] = []
-        fixed = 0
-        i = 0
+        write, read, verify = [], [], []
+        total = i = 0
         while i < len(steps):
             step = steps[i]
             i += 1
@@ -132,7 +126,7 @@ class Codec(Enums):
             run = step.size
             text = names[steps[i].field.index] if i < len(steps) and steps[i].op in ("string", "bytes") else None
             take = run + (4 if text else 0)
-            fixed += run
+            total += run
             write.append(f"let b = buf.take::<{take}>();")
             read.append(f"let b = r.take::<{take}>()?;")
             decimals = [f.at for f in step.fields if f.helper == "decimal"]
@@ -153,9 +147,8 @@ class Codec(Enums):
                 write.append(f"{payload}::f_write_payload(&self.{text}, &mut b[{run}..{take}], buf);")
                 read.append(f"{payload}::f_read_payload(&mut self.{text}, &b[{run}..{take}], r)?;")
                 verify.append(f"r.take_slice(::fastwire::versioned::word(&b[{run}..{take}]) as usize)?;")
-        self.method("#[inline]", "f_size_fields", ["&self"], "usize", sum_lines(size + ([str(fixed)] if fixed else [])))
-        self.method("#[inline]", "f_write_fields", ["&self", f"{u}buf: &mut ::fastwire::final_format::Writer<'_>"],
-                    "", write)
+        self.method("f_size_fields", ["&self"], "usize", sum_lines(size + ([str(total)] if total else [])))
+        self.method("f_write_fields", ["&self", f"{u}buf: &mut ::fastwire::final_format::Writer<'_>"], "", write)
         du = "" if any("depth" in line for line in read + verify) else "_"  # to fields read by their codec
-        self.method("#[inline]", "f_read_fields", ["&mut self", u + _FR, f"{du}depth: u32"], _RESULT, read + ["Ok(())"])
-        self.method("#[inline]", "f_verify_fields", [u + _FR, f"{du}depth: u32"], _RESULT, verify + ["Ok(())"])
+        self.method("f_read_fields", ["&mut self", u + _FR, f"{du}depth: u32"], _RESULT, read + ["Ok(())"])
+        self.method("f_verify_fields", [u + _FR, f"{du}depth: u32"], _RESULT, verify + ["Ok(())"])

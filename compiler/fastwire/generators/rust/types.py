@@ -1,14 +1,33 @@
-"""The Rust type table and what every part shares: package, model, output."""
+"""Rust names (each made once), the type table, defaults from the model's lower.Literal,
+and enums and flags: open newtypes over their integer with named constants."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import List, Optional
 
 from ... import ir, lower
-from ..common import docs
+from ..common import docs, naming
 from ..options import Options
 from ..printer import Printer
-from .names import module_name, type_name
+
+
+@lru_cache(maxsize=None)
+def type_name(name: str) -> str:
+    return naming.ident("rust", naming.pascal(name))
+
+
+@lru_cache(maxsize=None)
+def field_name(name: str) -> str:
+    return naming.ident("rust", naming.snake(name))
+
+
+module_name = field_name  # a package's module: snake_case, as a field
+
+
+def const_name(name: str) -> str:
+    return naming.snake(name).upper() or "_"
+
 
 PRIMITIVES = {
     "bool": "bool", "byte": "u8", "char": "u8", "wchar": "u32", "int8": "i8", "uint8": "u8",
@@ -26,10 +45,74 @@ CONTAINERS = {
 }
 
 
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+# A primitive's zero (others: 0); enums and flags are `T(0)`, structs `T::default()`.
+_ZEROS = {"bool": "false", "float": "0.0", "double": "0.0", "decimal": "::fastwire::Decimal::ZERO",
+          "string": "::fastwire::Text::new()", "bytes": "::fastwire::Bytes::default()",
+          "timestamp": "::fastwire::Timestamp(0)", "uuid": "::fastwire::Uuid::NIL"}
+_COMPUTED = {"utc": "::fastwire::Timestamp::now()", "uuid1": "::fastwire::Uuid::new_v1()",
+             "uuid4": "::fastwire::Uuid::new_v4()"}
+_MIN_BITS = {"int64": 63, "int32": 31, "int16": 15, "int8": 7}  # i<N>::MIN is -(1 << this)
+
+
+def rust_string(text: str) -> str:
+    return '"' + "".join(_ESCAPES.get(ch) or (ch if 0x20 <= ord(ch) < 0x7F else "\\u{%x}" % ord(ch))
+                         for ch in text) + '"'
+
+
+_ENUM = """
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct $name$(pub $base$);
+
+impl $name$ {
+"""
+_NAMES = """
+    /// The name of the value ($which$).
+    pub fn name(self) -> Option<&'static str> {
+        $names$
+    }
+
+    /// The value of a name$none$.
+    pub fn from_name($u$name: &str) -> Option<Self> {
+        $values$
+    }
+}
+
+impl ::std::fmt::Debug for $name$ {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self.name() {
+            Some(n) => f.write_str(n),
+            None => write!(f, "{}", self.0),
+        }
+    }
+}
+
+::fastwire::impl_enum!($name$, $base$);
+"""
+_PRINT = """
+
+impl ::fastwire::print::Print for $name$ {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        $print$
+    }
+}
+
+impl ::std::fmt::Display for $name$ {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+"""
+
+
+def match(scrutinee: str, arms: List[str], default: str = "_ => None,") -> List[str]:
+    """The lines of a `match` over `arms`, with the `default` arm last when given."""
+    return [f"match {scrutinee} {{", *(f"    {a}" for a in arms), *([f"    {default}"] if default else []), "}"]
+
+
 class Types:
-    def __init__(self, schema: ir.Schema, pkg: ir.Package, model: lower.WireModel,
-                 options: Options) -> None:
-        self.schema = schema
+    def __init__(self, pkg: ir.Package, model: lower.WireModel, options: Options) -> None:
+        self.schema = model.schema
         self.pkg = pkg
         self.model = model
         self.options = options
@@ -37,8 +120,7 @@ class Types:
         self.structs = {s.qualified_name: s for s in pkg.structs}
 
     def emit(self, *lines: str) -> None:
-        """Lines of Rust, their indentation written out: appended as they are (what
-        Printer.value() would print at level 0; there are millions)."""
+        """Lines of Rust with their indentation, appended as they are (there are millions)."""
         self.p.lines.extend(lines)
 
     def ordered_structs(self) -> List[ir.StructType]:
@@ -66,3 +148,103 @@ class Types:
             return v
         k = self.ref_type(t.key, key=True) if t.key is not None else ""
         return CONTAINERS[t.container].format(v=v, k=k, n=t.size)
+
+    @staticmethod
+    def int_literal(value: int, base: str) -> str:
+        if base in _MIN_BITS and value == -(1 << _MIN_BITS[base]):
+            return f"{PRIMITIVES[base]}::MIN"
+        return str(value)
+
+    def plain_value(self, ref: ir.TypeRef, lit: Optional[lower.Literal]) -> str:
+        """The expression of a plain value: `lit` (the schema's default) or the zero."""
+        prim = ref.name if ref.kind == "primitive" else None
+        if lit is None or lit.kind == "null":
+            if prim is not None:
+                return _ZEROS.get(prim, "0")
+            return f"{self.ref_type(ref)}(0)" if ref.kind in ("enum", "flags") else f"{self.ref_type(ref)}::default()"
+        k, value = lit.kind, lit.value
+        if k == "computed":
+            return _COMPUTED[str(value)]
+        if k == "bool":
+            return "true" if value else "false"
+        if k == "integer":
+            assert isinstance(value, int)
+            if prim is None:
+                t = self.schema.lookup(ref)
+                assert isinstance(t, ir.EnumType)
+                return f"{self.ref_type(ref)}({self.int_literal(value, t.base)})"
+            if prim == "timestamp":
+                return f"::fastwire::Timestamp({value})"
+            if prim in FLOATS:
+                return f"{float(value)!r}"
+            if prim == "decimal":
+                return f"::fastwire::Decimal::lit({abs(value)}, 0, {str(value < 0).lower()})"
+            return self.int_literal(value, prim)
+        if k == "float":
+            assert prim != "decimal", "decimal from float"
+            return f"f32::from_bits({lit.raw:#010x})" if lit.bits == 32 else f"f64::from_bits({lit.raw:#018x})"
+        if k == "decimal":
+            return f"::fastwire::Decimal::lit({lit.coefficient}, {lit.scale}, {str(lit.negative).lower()})"
+        if k == "string":
+            return f"::fastwire::Text::from({rust_string(str(value))})"
+        assert k == "uuid" and isinstance(lit.raw, bytes), k
+        return f"::fastwire::Uuid::from_u128(0x{lit.raw.hex()})" if any(lit.raw) else "::fastwire::Uuid::NIL"
+
+    def default_expr(self, f: ir.Field, lit: Optional[lower.Literal]) -> str:
+        t = f.type
+        if t.container == "array":
+            return f"::std::array::from_fn(|_| {'None' if t.optional else self.plain_value(t.value, None)})"
+        if t.container is not None:
+            return "Default::default()"
+        if t.optional:
+            return "None" if lit is None or lit.kind == "null" else f"Some({self.plain_value(t.value, lit)})"
+        return self.plain_value(t.value, lit)
+
+    def emit_enum(self, e: ir.EnumType) -> None:
+        name = type_name(e.name)
+        base = PRIMITIVES[e.base]
+        flags = e.kind == "flags"
+        consts, seen, names = [], set(), []
+        for v in e.values:
+            c = const_name(v.name)
+            while c in seen:
+                c += "_"
+            seen.add(c)
+            consts.append((c, v))
+        self.emit("")
+        self.doc(e.doc)
+        self.emit(f"/// {'Flags' if flags else 'Enum'} `{e.name}` (open: values without a name are kept).")
+        if e.deprecated:
+            self.emit("#[deprecated]")
+        self.p.print(_ENUM, name=name, base=base)
+        numbers = set()
+        for c, v in consts:
+            self.doc(v.doc, "    ")
+            self.emit(f"    pub const {c}: {name} = {name}({self.int_literal(v.value, e.base)});")
+            if v.value not in numbers:  # a name for the first declared with this number
+                numbers.add(v.value)
+                names.append(f'{self.int_literal(v.value, e.base)} => Some("{v.name}"),')
+        cast = "" if base == "u64" else " as u64"
+        entries = [f'("{v.name}", Self::{c}.0{cast})' for c, v in consts]
+        if not flags:
+            text = 'f.write_str(self.name().unwrap_or("<unknown>"))'
+        elif len(one := f"::fastwire::print::flags(f, self.0{cast}, &[{', '.join(entries)}])") <= 112:
+            text = one
+        else:  # as rustfmt breaks it: the arguments a line, the array too when it is long
+            arr = f"&[{', '.join(entries)}],"
+            if len(arr) > 108:
+                arr = "\n".join(["&[", *(f"    {x}," for x in entries), "],"])
+            text = "\n".join(["::fastwire::print::flags(", "    f,", f"    self.0{cast},",
+                              *(f"    {x}" for x in arr.split("\n")), ")"])
+        if consts:
+            self.emit("")
+            self.p.print(_NAMES, name=name, base=base, which="the first declared with this number", none="", u="",
+                         names="\n".join(match("self.0", names)),
+                         values="\n".join(match("name", [f'"{v.name}" => Some(Self::{c}),' for c, v in consts])))
+        else:
+            none = "none: the enum declares no value"
+            self.p.print(_NAMES, name=name, base=base, which=none, none=f" ({none})", u="_", names="None",
+                         values="None")
+        if flags:
+            self.emit(f"::fastwire::impl_flags!({name}, {base});")
+        self.p.print(_PRINT, name=name, print=text)
