@@ -119,11 +119,9 @@ def emit_codecs(g: Scope, enums: list) -> None:
 
 
 # (class, hook prefix, hook argument, what it does, what each hook is called with)
-RECEIVERS = (("Receiver", "on_receive_", "value", "):", "override the on_receive_<message> hooks.",
-              "for each"),
+RECEIVERS = (("Receiver", "on_receive_", "value", "):", "override the on_receive_<message>(value) hooks."),
              ("Proxy", "on_proxy_", "data", ") without",
-              "reading it: override on_proxy_<message>(data) to forward verified bytes.",
-              "with the bytes of each"))
+              "reading it: override on_proxy_<message>(data) to forward verified bytes."))
 
 
 def emit_protocol(g: Scope) -> None:
@@ -145,15 +143,11 @@ def emit_protocol(g: Scope) -> None:
                 g.out(f"    {class_name(m.name)} => [{g.type_name(m.response)}, [{rejects}]],")
             g.out("  }.freeze")
         g.out("end")
-        for cls, hook, arg, tail, doc, called in RECEIVERS:
+        for cls, hook, arg, tail, doc in RECEIVERS:
             g.out("", "# Receives" + what + tail, "# " + doc,
                   f"class {prefix}{cls} < Fastwire::{prefix}{cls}", "  HANDLERS = {",
                   *(f"    {m.type_number} => [{m.name}{model}.new, :{hook}{naming.snake(m.name)}],"
-                    for m in sent), "  }.freeze")
-            for m in sent:
-                g.out("", f"  # Called {called} {class_name(m.name)} received.",
-                      f"  def {hook}{naming.snake(m.name)}({arg}); end")
-            g.out("end")
+                    for m in sent), "  }.freeze", f"  define_hooks # {hook}<message>({arg}): no-ops", "end")
         g.out("", f"# {prefix}Sender and {prefix}Receiver in one: send_message, receive, and",
               "# request(q) matched to its response on the [id] field.",
               f"class {prefix}Client < {prefix}Receiver", "  include Fastwire::ClientMethods",
