@@ -52,6 +52,12 @@ module Fastwire
     HANDLERS = {}.freeze
     FINAL = false
 
+    # Defines a no-op hook (to override) for each message of HANDLERS: the generated
+    # Receiver and Proxy call it after setting HANDLERS.
+    def self.define_hooks
+      self::HANDLERS.each_value { |_, hook| define_method(hook) { |_arg| nil } }
+    end
+
     attr_reader :limits
     # A transport's hook: called with each decoded value before its on_receive_ hook;
     # a true answer means the value was taken (a response to a pending request).

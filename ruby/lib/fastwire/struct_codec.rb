@@ -26,9 +26,10 @@ module Fastwire
       @own = []
     end
 
-    # Binds the field table (called once, when the generated module loads).
+    # Binds the field table (called once, when the generated module loads) and gives the
+    # class its value methods (value_methods).
     # fields: [[name, codec, offset, hidden], ...]; runs: [[first, count, fmt], ...].
-    def define(fields, body, vfmt, runs)
+    def define(fields, body, vfmt, runs, keys = nil, json = false)
       at = 8
       raw = 2
       @fields = fields.each_with_index.map do |(name, codec, offset, hidden), i|
@@ -47,6 +48,7 @@ module Fastwire
       raise ArgumentError, "#{@name}: format #{@vfmt}, runtime #{runtime_fmt}" unless @vfmt == runtime_fmt
 
       @zero = ("\0" * body).b.freeze
+      @zero_root = ("\0" * (body + 8)).b.freeze # the generated vput's: [size][8], body
       @own = @base ? @fields[@base.fields.size..] : @fields
       @json_keys = @fields.map { |f| "#{JSONText.string(f.name)}:" }.freeze
       @by_name = @fields.to_h { |f| [f.name, f] }.freeze
@@ -54,7 +56,29 @@ module Fastwire
       @fmin = @fields.sum { |f| f.codec.fmin }
       @fsize = @fields.all?(&:codec) && @fields.all? { |f| f.codec.fsize } ? @fields.sum { |f| f.codec.fsize } : nil
       build_final_plan(runs)
+      value_methods(keys, json)
       self
+    end
+
+    # The generated class's ==, eql? and hash by the fields at `keys` (nil: every field),
+    # <=> (and Comparable) when keyed, to_s and inspect as the C++ printout, and with
+    # json: to_json and from_json.
+    def value_methods(keys, json)
+      codec = self
+      by = keys ? ->(v) { v._fw_values.values_at(*keys) } : ->(v) { v._fw_values }
+      @cls.define_method(:==) { |other| other.instance_of?(self.class) && by.call(self) == by.call(other) }
+      @cls.alias_method(:eql?, :==)
+      @cls.define_method(:hash) { [self.class, *by.call(self)].hash }
+      if keys
+        @cls.define_method(:<=>) { |other| other.instance_of?(self.class) ? by.call(self) <=> by.call(other) : nil }
+        @cls.include(Comparable)
+      end
+      @cls.define_method(:to_s) { codec.text(self) }
+      @cls.alias_method(:inspect, :to_s)
+      return unless json
+
+      @cls.define_method(:to_json) { |*_args| codec.dump_json(self) }
+      @cls.define_singleton_method(:from_json) { |text, limits = nil| codec.from_json(text, limits) }
     end
 
     def build_final_plan(runs)

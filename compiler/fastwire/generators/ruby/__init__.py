@@ -3,9 +3,11 @@
 
 - enums and flags as modules of Integer constants (unknown values are kept);
 - one class per struct or message: accessors, keyword `initialize` with the schema's
-  defaults, equality (and `<=>` with `[key]` fields), `to_s` as the C++ printout, JSON;
+  defaults, its fields as the codecs see them (equality, `<=>` with `[key]` fields,
+  `to_s` and JSON come from the runtime's StructCodec#define);
 - one codec per type (`E_<Enum>`, `S_<Struct>`) with its field table from the lowered
-  wire model (the runtime walks it) and straight-line fast paths (versioned, final);
+  wire model (the runtime walks it: older versions, errors) and straight-line fast
+  paths (vput, vget, vok; fput, fget, fok);
 - `<Struct>Model`, `<Struct>FinalModel`; with --proto: Sender, Receiver, Proxy, Client.
 
 Modules: names (names, the Scope), types (literals, type tables), structs, versioned,

@@ -1,4 +1,5 @@
-"""The final format's fast paths: fput, fget, fcheck and fok per struct."""
+"""The final format's fast paths: fput, fget and fok per struct (fcheck, the checked walk
+verify falls back to, is the runtime's)."""
 
 from __future__ import annotations
 
@@ -22,9 +23,6 @@ from .types import (
 )
 
 Run = Optional[lower.FinalRun]
-# kind -> fcheck's check of a field outside the fixed runs (else the field's runtime codec)
-FCHECK = {"string": "Fastwire.fcheck_str(r)", "bytes": "Fastwire.fcheck_str(r)",
-          "struct": "{inner}.fcheck(r, d)"}
 
 
 def steps(layout: lower.StructLayout) -> Iterator[Tuple[int, Run]]:
@@ -58,24 +56,6 @@ def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> 
     g.p.outdent()
     g.out("end")
     emit_fget(g, s)
-    g.out("", "def fcheck(r, d)", "  Fastwire.too_deep! if d < 1", *(["  d -= 1"] if deep else []))
-    g.p.indent()
-    if layout.final_runs and any(kind(fl.wire) == "decimal" for fl in layout.fields):
-        g.out("buf = r.buf")
-    for i, run in steps(layout):
-        f, fl = fields[i]
-        if run is None:
-            g.out(FCHECK.get(kind(fl.wire), "{c}.fcheck(r, d)").format(
-                inner=plain_codec(g, f.type.value), c=field_const(s, f)))
-            continue
-        g.out("p = r.pos", f'Fastwire.fail!("truncated") if p + {run.size} > r.end_')
-        for o in decimals(layout, run):
-            g.out(f'Fastwire.fail!("bad_value", "decimal scale") '
-                  f"if buf.getbyte(p + {o + DECIMAL.scale_at}) > {DECIMAL.max_scale}")
-        g.out(f"r.pos = p + {run.size}")
-    g.out("nil")
-    g.p.outdent()
-    g.out("end")
     emit_fok(g, s, layout)
 
 

@@ -23,7 +23,7 @@ CORE = frozenset("""
 # A guard clause: a line that leaves the method (or raises) under a condition.
 _GUARD = re.compile(r"^\s*(raise|return|next|break|fail)\b.* (if|unless) ")
 # How many fields one walk inlines at most (of the structs it holds, 3 levels deep).
-INLINE_FIELDS = 32
+INLINE_FIELDS = 16
 
 
 def module_name(package: str) -> str:

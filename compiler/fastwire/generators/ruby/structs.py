@@ -8,7 +8,7 @@ import os
 from ... import __version__, ir
 from ..common import docs, naming
 from .names import Scope, attr_name, class_name, field_const, member_names
-from .types import codec_expr, comments, default, directive, kind, nested, plain_codec, ruby_string, shape
+from .types import codec_expr, comments, default, directive, kind, plain_codec, ruby_string, shape
 from .versioned import emit_fast_paths, flat_inline, flat_parts
 
 
@@ -50,7 +50,6 @@ def render(g: Scope) -> str:
 def emit_class(g: Scope, s: ir.StructType) -> None:
     layout = g.model.struct(s.qualified_name)
     base = f" < {g.type_name(s.base)}" if s.base else ""
-    codec = f"S_{s.name}"
     g.out("", *comments(s.doc), f"class {class_name(s.name)}{base}")
     g.p.indent()
     own = [attr_name(f.name) for f in s.fields]
@@ -65,33 +64,17 @@ def emit_class(g: Scope, s: ir.StructType) -> None:
         g.out("def initialize(", *defaults, ")", *sets, "end")
     else:
         g.out("def initialize; end")
-    eq = [attr_name(n) for n in layout.equality]
-    cond = " && ".join(["other.class == self.class"] + [f"@{a} == other.{a}" for a in eq])
-    g.out("", "# The fields in declaration order (the codecs' view).", "def _fw_values",
+    g.out("", "# The fields in declaration order (the codecs' view; S_<Struct>.define gives the",
+          "# class ==, hash, to_s and JSON).", "def _fw_values",
           f"  [{', '.join('@' + a for a in attrs)}]", "end", "",
-          f"def _fw_set({', '.join(attrs)})", *sets, "  self", "end", "",
-          f"# Equal by {'its [key] fields' if layout.keyed else 'every field'}.",
-          "def ==(other)", f"  {cond}", "end", "alias eql? ==", "", "def hash",
-          f"  [{', '.join(['self.class'] + ['@' + a for a in eq])}].hash", "end")
-    if layout.keyed:
-        g.out("", "# Ordered by its [key] fields.", "def <=>(other)",
-              "  return nil unless other.class == self.class", "",
-              f"  [{', '.join('@' + a for a in eq)}] <=> [{', '.join('other.' + a for a in eq)}]",
-              "end", "include Comparable")
-    g.out("", "# As the C++ printout: Name(field=value,...).", "def to_s", f"  {codec}.text(self)",
-          "end", "alias inspect to_s")
-    if g.options.json:
-        g.out("", "# This value as compact JSON text.", "def to_json(*_args)",
-              f"  {codec}.dump_json(self)", "end", "",
-              "# A value from JSON text; raises Fastwire::DecodeError.",
-              "def self.from_json(text, limits = nil)", f"  {codec}.from_json(text, limits)", "end")
+          f"def _fw_set({', '.join(attrs)})", *sets, "  self", "end")
     g.p.outdent()
     g.out("end")
 
 
 def emit_codecs(g: Scope, enums: list) -> None:
     """The codec objects, then each struct's field table (slot offsets, body size, pack
-    format, final runs), zero bodies, vector formats and fast paths."""
+    format, final runs), vector formats and fast paths."""
     g.out("", "# Codecs: how each type is written and read (the field tables come from",
           "# the lowered wire model: slot offsets, body sizes, pack formats, final runs).")
     for e in enums:
@@ -117,14 +100,15 @@ def emit_codecs(g: Scope, enums: list) -> None:
             f'[{r.first}, {r.count}, "'
             + "".join(directive(layout.fields[i].wire) for i in r.indexes) + '"]'
             for r in layout.final_runs)
+        # keys (the [key] fields' indexes, nil: every field), json: value_methods' arguments
+        keys = [str([n for n, f in enumerate(s.all_fields) if f.name in layout.equality])
+                if layout.keyed else "nil"] + ["true"] * g.options.json
+        keys = keys if keys != ["nil"] else []
         g.out(f"S_{s.name}.define(", *(["  [", *rows, "  ],"] if rows else ["  [],"]),
               f"  {layout.body_size},", f'  "{"".join(directive(fl.wire) for fl in layout.fields)}",',
-              f"  [{runs}]", ")")
+              f"  [{runs}]" + "," * bool(keys), *([f"  {', '.join(keys)}"] if keys else []), ")")
     for s in g.structs:
         layout = g.model.struct(s.qualified_name)
-        if nested(layout):
-            g.out("", f"Z_{s.name} = (\"\\0\" * {layout.body_size}).b.freeze",
-                  f"Z_{s.name}_ROOT = (\"\\0\" * {layout.body_size + 8}).b.freeze")
         for f, fl in zip(s.all_fields, layout.fields):
             elem = flat_inline(g, f.type.value) if shape(fl.wire) == "vec_struct" else None
             if elem is not None:
@@ -135,11 +119,9 @@ def emit_codecs(g: Scope, enums: list) -> None:
 
 
 # (class, hook prefix, hook argument, what it does, what each hook is called with)
-RECEIVERS = (("Receiver", "on_receive_", "value", "):", "override the on_receive_<message> hooks.",
-              "for each"),
+RECEIVERS = (("Receiver", "on_receive_", "value", "):", "override the on_receive_<message>(value) hooks."),
              ("Proxy", "on_proxy_", "data", ") without",
-              "reading it: override on_proxy_<message>(data) to forward verified bytes.",
-              "with the bytes of each"))
+              "reading it: override on_proxy_<message>(data) to forward verified bytes."))
 
 
 def emit_protocol(g: Scope) -> None:
@@ -161,15 +143,11 @@ def emit_protocol(g: Scope) -> None:
                 g.out(f"    {class_name(m.name)} => [{g.type_name(m.response)}, [{rejects}]],")
             g.out("  }.freeze")
         g.out("end")
-        for cls, hook, arg, tail, doc, called in RECEIVERS:
+        for cls, hook, arg, tail, doc in RECEIVERS:
             g.out("", "# Receives" + what + tail, "# " + doc,
                   f"class {prefix}{cls} < Fastwire::{prefix}{cls}", "  HANDLERS = {",
                   *(f"    {m.type_number} => [{m.name}{model}.new, :{hook}{naming.snake(m.name)}],"
-                    for m in sent), "  }.freeze")
-            for m in sent:
-                g.out("", f"  # Called {called} {class_name(m.name)} received.",
-                      f"  def {hook}{naming.snake(m.name)}({arg}); end")
-            g.out("end")
+                    for m in sent), "  }.freeze", f"  define_hooks # {hook}<message>({arg}): no-ops", "end")
         g.out("", f"# {prefix}Sender and {prefix}Receiver in one: send_message, receive, and",
               "# request(q) matched to its response on the [id] field.",
               f"class {prefix}Client < {prefix}Receiver", "  include Fastwire::ClientMethods",

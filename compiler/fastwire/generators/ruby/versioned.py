@@ -1,6 +1,6 @@
-"""The versioned format's fast paths: straight-line vput, vget, vverify, vok and vroot per
-struct, set on its codec object (the runtime's table-driven walk stays the slow path:
-older versions, errors)."""
+"""The versioned format's fast paths: straight-line vput, vget and vok per struct, set on
+its codec object (the runtime's table-driven walk stays the slow path: older versions,
+errors, vverify; its vroot reads the header and calls vok)."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def emit_fast_paths(g: Scope, s: ir.StructType) -> None:
                 [f'[{", ".join(vals)}].pack("{fmt}", buffer: buf)'])
     g.p.outdent()
     g.out("end")
-    emit_fast_reads(g, s, layout)
+    emit_vget(g, s, layout)
     emit_vok(g, s)
     if g.options.final:
         emit_final_paths(g, s, layout)
@@ -89,16 +89,17 @@ def emit_vput(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
     from the sizes of what comes before them in it."""
     body, tn, cls = layout.body_size, s.type_number, class_name(s.name)
     vfmt = "VV" + "".join(directive(fl.wire) for fl in layout.fields)
-    g.out(wrong_class(cls, "v", cls), "if root", f"  buf << Z_{s.name}_ROOT",
+    g.out(wrong_class(cls, "v", cls), "if root", "  buf << @zero_root",
           f"  pos = buf.bytesize - {body}", f"  vals = [0, 8, {body}, {tn}]", "else",
-          "  pos = buf.bytesize", f"  buf << Z_{s.name}", f"  vals = [{body}, {tn}]", "end")
+          "  pos = buf.bytesize", "  buf << @zero", f"  vals = [{body}, {tn}]", "end")
     pend: List[str] = []
     fmts: List[str] = []
     sizes: List[str] = []
     for n, (f, fl) in enumerate(zip(s.all_fields, layout.fields)):
         a, k, sh, where = attr_name(f.name), kind(fl.wire), shape(fl.wire), f"{s.name}.{f.name}"
         t = flat_inline(g, f.type.value) if sh in ("struct", "opt_struct", "vec_struct") else None
-        inner = plain_codec(g, f.type.value)
+        if sh in ("opt_struct", "vec_struct") and t is None:
+            k = sh = "other"  # the runtime's codec writes it
         if is_text(fl.wire) or (t and sh == "struct"):
             if t:
                 lines, vals, fmt, size = flat_parts(g, t, f"y{n}", f"_{n}_")
@@ -116,33 +117,24 @@ def emit_vput(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
             g.out(f'[{", ".join(pend)}].pack("{"".join(fmts)}", buffer: buf)')
             del pend[:], fmts[:], sizes[:]
         if k == "struct":
-            g.out(f"vals << {inner}.vput(buf, pos, v.{a})")
-        elif sh == "opt_struct":
-            # T? of a struct: its block is the struct's offset (4: the body follows);
-            # a flat struct then in one pack with it
+            g.out(f"vals << {plain_codec(g, f.type.value)}.vput(buf, pos, v.{a})")
+        elif t and sh == "opt_struct":
+            # T? of a flat struct: its block is the struct's offset (4: the body follows),
+            # then the struct, in one pack
             g.out(f"x = v.{a}", "if x.nil?", "  vals << 0 << 0", "else")
-            if t:
-                lines, vals, fmt, _ = flat_parts(g, t, "x", f"_{n}_")
-                g.out(*("  " + x for x in lines), "  vals << 1 << (buf.bytesize - pos)",
-                      f'  [4, {", ".join(vals)}].pack("V{fmt}", buffer: buf)', "end")
-            else:
-                g.out("  at = buf.bytesize", '  buf << "\\x04\\0\\0\\0"', f"  {inner}.vput(buf, at, x)",
-                      "  vals << 1 << (at - pos)", "end")
-        elif sh == "vec_struct":
-            # T[] / T() of a struct: [count][offsets], then the bodies; flat elements:
-            # count, offsets and every element (body, then its blocks) in one pack
+            lines, vals, fmt, _ = flat_parts(g, t, "x", f"_{n}_")
+            g.out(*("  " + x for x in lines), "  vals << 1 << (buf.bytesize - pos)",
+                  f'  [4, {", ".join(vals)}].pack("V{fmt}", buffer: buf)', "end")
+        elif t and sh == "vec_struct":
+            # T[] / T() of a flat struct: count, offsets and every element (body, then
+            # its blocks) in one pack
             g.out(f"x = v.{a}", wrong_field(where, "Array", "x", "Array"), "at = buf.bytesize",
                   "vals << (at - pos)", "n = x.size", "if n.zero?", '  buf << "\\0\\0\\0\\0"', "else")
-            if t:
-                lines, vals, _, size = flat_parts(g, t, "y", "_")
-                g.out("  o = at + 4 + (4 * n) - pos", "  head = [n]", "  items = []", "  j = 0",
-                      "  while j < n", "    y = x[j]", *("    " + x for x in lines), "    head << o",
-                      f"    items.push({', '.join(vals)})", f"    o += {size}", "    j += 1", "  end",
-                      f"  head.concat(items).pack(VF_{s.name}_{f.name}[n], buffer: buf)", "end")
-            else:
-                g.out('  buf << ("\\0" * (4 + (4 * n)))', "  offs = [n]", "  j = 0", "  while j < n",
-                      f"    offs << {inner}.vput(buf, pos, x[j])", "    j += 1", "  end",
-                      '  buf[at, 4 + (4 * n)] = offs.pack("V*")', "end")
+            lines, vals, _, size = flat_parts(g, t, "y", "_")
+            g.out("  o = at + 4 + (4 * n) - pos", "  head = [n]", "  items = []", "  j = 0",
+                  "  while j < n", "    y = x[j]", *("    " + x for x in lines), "    head << o",
+                  f"    items.push({', '.join(vals)})", f"    o += {size}", "    j += 1", "  end",
+                  f"  head.concat(items).pack(VF_{s.name}_{f.name}[n], buffer: buf)", "end")
         elif k == "other":
             g.out(f"{field_const(s, f)}.vwrite(vals, buf, pos, v.{a})")
         else:
@@ -153,7 +145,7 @@ def emit_vput(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
             [f'buf[pos, {body}] = vals.pack("{vfmt}")'])
 
 
-# shape (types.shape) -> a slot's read in vget, its check in vverify
+# shape (types.shape) -> a slot's read in vget
 VGET = {
     "string": "Fastwire.vget_str(r, pos, raw[{ri}], {slot_end})",
     "bytes": "Fastwire.vget_bytes(r, pos, raw[{ri}], {slot_end})",
@@ -163,18 +155,7 @@ VGET = {
     "array": "{c}.vget_slot(r, pos + {off}, pos, d)",
     "other": "{c}.vread(r, raw, {ri}, pos + {off}, pos, d)",
 }
-VVERIFY = {
-    "string": "Fastwire.vcheck_str(r, pos, raw[{ri}], {slot_end})",
-    "bytes": "Fastwire.vcheck_str(r, pos, raw[{ri}], {slot_end})",
-    "struct": "{inner}.vverify(r, pos, raw[{ri}], {slot_end}, d)",
-    "decimal": 'Fastwire.fail!("bad_value", "decimal scale") if raw[{ri}] > {max_scale}',
-    "opt_struct": "Fastwire.vcheck_opt_struct(r, pos, raw[{ri1}], {slot_end}, {inner}, d) unless raw[{ri}].zero?",
-    "vec_struct": "Fastwire.vcheck_structs(r, pos, raw[{ri}], {slot_end}, {inner}, d)",
-    "array": "{c}.vcheck_slot(r, pos + {off}, pos, d)",
-    "other": "{c}.vcheck(r, raw, {ri}, pos + {off}, pos, d)",
-}
-# the slots vverify and vok read (a decimal: its scale byte)
-VVERIFY_READS = {"string", "bytes", "struct", "opt_struct", "vec_struct", "other", "decimal"}
+# the slots vok reads (a decimal: its scale byte)
 VOK_READS = {"string", "bytes", "struct", "opt_struct", "vec_struct", "decimal"}
 LOCALS = {"V": "o", "CV": "fo", "C": "c"}  # vok's locals of what it reads: offset, flag
 
@@ -194,73 +175,54 @@ def slot_reads(layout: lower.StructLayout, shapes: set) -> tuple:
     return fmt, read, at
 
 
-def emit_fast_reads(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
-    """vget and vverify: the body's slots in one unpack when it is this version."""
+def emit_vget(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
+    """vget: the body's slots in one unpack when it is this version (the runtime's
+    table walk, `super`, reads older versions and says what is wrong). A struct of
+    values and strings reads its first string's length with the body (after the body,
+    where writers put the block)."""
     cls, body, tn, deep = class_name(s.name), layout.body_size, s.type_number, nested(layout)
-    fields = list(zip(s.all_fields, layout.fields))
-    gfmt = "Q<" + "".join(directive(fl.wire, True) for fl in layout.fields)  # size, type: a u64
-    get_index, i = [], 1
+    fmt = "Q<" + "".join(directive(fl.wire, True) for fl in layout.fields)  # size, type: a u64
+    index, i = [], 1
     for fl in layout.fields:
-        get_index.append(i)
+        index.append(i)
         i += count_directives(directive(fl.wire))
-    # Verify reads only what it checks: offsets, optional flags, decimal scale bytes.
-    check_fmt, read, _ = slot_reads(layout, VVERIFY_READS)
-    check_fmt, check_index, i = "VV" + check_fmt, [-1] * len(fields), 2
-    for n, part in read:
-        check_index[n] = i
-        i += count_directives(part)
-    # A struct of values and strings: vget reads its first string with the body (the
-    # length after it, where writers put the block), when it is there.
-    first = None if deep else next((n for n, fl in enumerate(layout.fields)
-                                    if is_text(fl.wire)), None)
-    for method, fmt, forms, index in (("vget", gfmt, VGET, get_index),
-                                      ("vverify", check_fmt, VVERIFY, check_index)):
-        text = method == "vget" and first is not None
-        g.out("", f"def {method}(r, base, off, slot_end, d)", "  pos = base + off",
-              f"  if off != 0 && pos >= slot_end && pos <= r.end_ - {body + 4 * text} && d > 0",
-              f'    raw = r.buf.unpack("{fmt + "V" * text}", offset: pos)')
-        g.p.indent()
-        g.p.indent()
-        if method == "vget":
-            g.out(f"stored = (st = raw[0]) == {body | tn << 32} ? {body} : "
-                  f"((st >> 32) == {tn} ? st & 0xFFFFFFFF : 0)",
-                  f"if stored >= {body} && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0")
+    first = None if deep else next((n for n, fl in enumerate(layout.fields) if is_text(fl.wire)), None)
+    text = first is not None
+    g.out("", "def vget(r, base, off, slot_end, d)", "  pos = base + off",
+          f"  if off != 0 && pos >= slot_end && pos <= r.end_ - {body + 4 * text} && d > 0",
+          f'    raw = r.buf.unpack("{fmt + "V" * text}", offset: pos)')
+    g.p.indent()
+    g.p.indent()
+    g.out(f"stored = (st = raw[0]) == {body | tn << 32} ? {body} : ((st >> 32) == {tn} ? st & 0xFFFFFFFF : 0)",
+          f"if stored >= {body} && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0",
+          "  r.budget = budget", *(["  d -= 1"] if deep else []))
+    if first is not None:
+        fl, ri = layout.fields[first], index[first]
+        utf8, reader = ((".force_encoding(Encoding::UTF_8)", "vget_str") if kind(fl.wire) == "string"
+                        else ("", "vget_bytes"))
+        g.out(f"  if raw[{ri}] == {body} && (n = raw[{count_directives(fmt)}]) <= r.end_ - pos - "
+              f"{body + 4} && (budget = r.budget - 4 - n) >= 0", "    r.budget = budget",
+              f"    s{first} = r.buf.byteslice(pos + {body + 4}, n){utf8}", "  else",
+              f"    s{first} = Fastwire.{reader}(r, pos, raw[{ri}], pos + {fl.offset + 4})", "  end")
+    args = []
+    for n, (f, fl, ri) in enumerate(zip(s.all_fields, layout.fields, index)):
+        form = VGET.get(shape(fl.wire))
+        if n == first:
+            args.append(f"s{first}")
+        elif form is not None:
+            args.append(form.format(ri=ri, ri1=ri + 1, slot_end=f"pos + {fl.offset + fl.wire.slot}",
+                                    inner=plain_codec(g, f.type.value), c=field_const(s, f), off=fl.offset))
         else:
-            g.out("stored = raw[0]", f"if stored >= {body} && raw[1] == {tn} && stored <= r.end_ - pos "
-                  "&& (budget = r.budget - stored) >= 0")
-        g.out("  r.budget = budget", *(["  d -= 1"] if deep else []))
-        args = []
-        if text:
-            assert first is not None
-            fl, ri = layout.fields[first], get_index[first]
-            utf8, reader = ((".force_encoding(Encoding::UTF_8)", "vget_str") if kind(fl.wire) == "string"
-                            else ("", "vget_bytes"))
-            g.out(f"  if raw[{ri}] == {body} && (n = raw[{count_directives(fmt)}]) <= r.end_ - pos - "
-                  f"{body + 4} && (budget = r.budget - 4 - n) >= 0", "    r.budget = budget",
-                  f"    s{first} = r.buf.byteslice(pos + {body + 4}, n){utf8}", "  else",
-                  f"    s{first} = Fastwire.{reader}(r, pos, raw[{ri}], pos + {fl.offset + 4})", "  end")
-        for n, ((f, fl), ri) in enumerate(zip(fields, index)):
-            form = forms.get(shape(fl.wire))
-            if n == first and text:
-                args.append(f"s{first}")
-            elif form is not None:
-                args.append(form.format(ri=ri, ri1=ri + 1, slot_end=f"pos + {fl.offset + fl.wire.slot}",
-                                        inner=plain_codec(g, f.type.value), c=field_const(s, f),
-                                        off=fl.offset, max_scale=DECIMAL.max_scale))
-            elif method == "vget":
-                args.append(convert(f"raw[{ri}]", fl.wire))
-        if method == "vverify":
-            g.out(*("  " + x for x in args), "  return")
-        elif args:
-            g.out(f"  return {cls}.allocate._fw_set(", *(f"    {x}," for x in args[:-1]),
-                  f"    {args[-1]}", "  )")
-        else:
-            g.out(f"  return {cls}.allocate._fw_set")
-        g.out("end")
-        g.p.outdent()
-        g.out("end", "super # an older version, or an error: the checked walk says which")
-        g.p.outdent()
-        g.out("end")
+            args.append(convert(f"raw[{ri}]", fl.wire))
+    if args:
+        g.out(f"  return {cls}.allocate._fw_set(", *(f"    {x}," for x in args[:-1]), f"    {args[-1]}", "  )")
+    else:
+        g.out(f"  return {cls}.allocate._fw_set")
+    g.out("end")
+    g.p.outdent()
+    g.out("end", "super # an older version, or an error: the checked walk says which")
+    g.p.outdent()
+    g.out("end")
 
 
 def emit_vok(g: Scope, s: ir.StructType) -> None:
@@ -268,18 +230,13 @@ def emit_vok(g: Scope, s: ir.StructType) -> None:
     unpack for every slot it checks (and the length of the first string, where writers
     put its block), the structs it holds inlined (up to a few levels, recursion through
     a call). Returns the budget left, or nil when it cannot decide (an older or unusual
-    layout, or an error): the checked walk (vverify) then says which. vroot: the same
-    for a root model, its header read with the body (the usual root offset 8)."""
-    for head, args in (("vok(buf, e, b, base, off, slot_end, d)", ("base", "off", "slot_end")),
-                       ("vroot(buf, e, d)", ())):
-        g.out("", "def " + head)
-        g.p.indent()
-        g.start_walk(0)
-        if not args:
-            g.out("b = e - 8")
-        vok_struct(g, s, *(args or ("0", "8", "8")), "d", [s.qualified_name], root=not args)
-        g.p.outdent()
-        g.out("  b", "end")
+    layout, or an error): the runtime's checked walk (vverify) then says which."""
+    g.out("", "def vok(buf, e, b, base, off, slot_end, d)")
+    g.p.indent()
+    g.start_walk(0)
+    vok_struct(g, s, "base", "off", "slot_end", "d", [s.qualified_name])
+    g.p.outdent()
+    g.out("  b", "end")
 
 
 def vok_call_or_inline(g: Scope, ref: ir.TypeRef, base: str, off: str, slot_end: str, d: str,
@@ -293,7 +250,7 @@ def vok_call_or_inline(g: Scope, ref: ir.TypeRef, base: str, off: str, slot_end:
 
 
 def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d: str,
-               chain: List[str], d_checked: bool = False, root: bool = False) -> None:
+               chain: List[str], d_checked: bool = False) -> None:
     layout = g.model.struct(s.qualified_name)
     t = g.tag()
     body, tn = layout.body_size, s.type_number
@@ -308,19 +265,14 @@ def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d
         names.append(f"ns{t}")
         need = body + 4
     pos = f"pos{t}"
-    if root:
-        g.out(f"return nil unless e >= {need + 8} && {d} > 0",
-              f'hd, {", ".join(names)} = buf.unpack("Q<{fmt}")',
-              f"return nil unless hd == e + {8 << 32}", f"{pos} = 8")  # [size][8]
-    else:
-        if not off.isidentifier():
-            g.out(f"off{t} = {off}")
-            off = f"off{t}"
-        # off 0 fails pos >= slot_end: every slot ends after its base
-        g.out(f"{pos} = {base} + {off}", f"return nil unless {pos} >= {slot_end} && {pos} <= e - {need}"
-              + ("" if d_checked else f" && {d} > 0"),
-              f'{names[0]} = buf.unpack1("{fmt}", offset: {pos})' if len(names) == 1 else
-              f'{", ".join(names)} = buf.unpack("{fmt}", offset: {pos})')
+    if not off.isidentifier():
+        g.out(f"off{t} = {off}")
+        off = f"off{t}"
+    # off 0 fails pos >= slot_end: every slot ends after its base
+    g.out(f"{pos} = {base} + {off}", f"return nil unless {pos} >= {slot_end} && {pos} <= e - {need}"
+          + ("" if d_checked else f" && {d} > 0"),
+          f'{names[0]} = buf.unpack1("{fmt}", offset: {pos})' if len(names) == 1 else
+          f'{", ".join(names)} = buf.unpack("{fmt}", offset: {pos})')
     g.out(f"stored{t} = st{t} == {body | tn << 32} ? {body} : "
           f"((st{t} >> 32) == {tn} ? st{t} & 0xFFFFFFFF : 0)",
           f"return nil unless stored{t} >= {body} && stored{t} <= e - {pos} && (b -= stored{t}) >= 0",
