@@ -197,28 +197,6 @@ namespace Fastwire
             return at;
         }
 
-        /// <summary>Generated code: the optional struct at slot marked present, its 4-byte
-        /// block appended (its offset from bas in the slot); returns the block.</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public int VOptional(int slot, int bas)
-        {
-            int block = Append(4);
-            data[slot] = 1;
-            PutU32(slot + 1, (uint)(block - bas));
-            return block;
-        }
-
-        /// <summary>Generated code: a vector's block of n elements of elemSlot bytes appended
-        /// (its offset from bas at slot); returns the first element's slot.</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public int VList(int slot, int bas, int n, int elemSlot)
-        {
-            int block = Append(4 + elemSlot * n);
-            PutU32(block, (uint)n);
-            PutU32(slot, (uint)(block - bas));
-            return block + 4;
-        }
-
         /// <summary>Generated code: a final optional's presence byte; returns has.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public bool FOptional(bool has)

@@ -15,17 +15,23 @@ Lines = List[str]
 PUT = {
     "text": "$rt$.Wire.VPut$fn$(w, $slot$, pos, $v$);",
     "struct": "$c$.VPutAt(w, $slot$, pos, $v$);",
+    # spelled here: through WriteBuffer helpers, serialize took 8-10% longer
     "optstruct": """
         if ($v$ != null)
         {
-            int blk = w.VOptional($slot$, pos);
+            int blk = w.Append(4);
+            w.Data[$slot$] = 1;
+            w.PutU32($slot$ + 1, (uint)(blk - pos));
             $c$.VPutAt(w, blk, blk, $v$);
         }""",
     "structs": """
         {
             var list = $v$;
-            int at = w.VList($slot$, pos, list.Count, 4);
-            for (int i = 0; i < list.Count; i++) $c$.VPutAt(w, at + 4 * i, pos, list[i]);
+            int n = list.Count;
+            int blk = w.Append(4 + 4 * n);
+            w.PutU32(blk, (uint)n);
+            for (int i = 0; i < n; i++) $c$.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
+            w.PutU32($slot$, (uint)(blk - pos));
         }""",
     "codec": "F$i$.VPut(w, $slot$, pos, $v$);",
 }
