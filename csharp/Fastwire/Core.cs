@@ -496,69 +496,6 @@ namespace Fastwire
             return U8(p) != 0;
         }
 
-        // ---- the generated fast paths' checks (VFast, FFast): positions proven inside before
-        // any load, failures as a value (nothing thrown or recorded: the general walk decides)
-
-        /// <summary>VFast: the body the offset at slot (from bas) leads to, when inside,
-        /// at least minSize bytes and of the type: its position, else -1.</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public int FastBody(int slot, int bas, uint size, uint minSize, uint type)
-        {
-            uint pos = (uint)bas + U32(slot);
-            if (pos < (uint)(slot + 4) || (ulong)pos + 8 > size) return -1;
-            uint n = U32((int)pos);
-            if (n < minSize || n > size - pos || U32((int)pos + 4) != type) return -1;
-            return (int)pos;
-        }
-
-        /// <summary>More than any budget: what FastText charges for a string not inside.</summary>
-        public const long Over = 1L << 40;
-
-        /// <summary>VFast: what the string or bytes at slot (from bas) charges: 0 for none,
-        /// 4 + its length, or Over when it is not inside.</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public long FastText(int slot, int bas, uint size)
-        {
-            uint off = U32(slot);
-            if (off == 0) return 0;
-            uint q = (uint)bas + off;
-            if (q < (uint)(slot + 4) || (ulong)q + 4 > size) return Over;
-            uint n = U32((int)q);
-            return n > size - q - 4 ? Over : 4 + (long)n;
-        }
-
-        /// <summary>VFast: the block of the optional struct at slot (from bas): 0 when it
-        /// has none, -1 when not inside.</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public int FastOptional(int slot, int bas, uint size)
-        {
-            if (U8(slot) == 0) return 0;
-            uint q = (uint)bas + U32(slot + 1);
-            return q < (uint)(slot + 5) || (ulong)q + 4 > size ? -1 : (int)q;
-        }
-
-        /// <summary>VFast: the first element slot of the vector of 4-byte slots at slot
-        /// (from bas), its count just before: 0 when empty, -1 when not inside.</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public int FastList(int slot, int bas, uint size)
-        {
-            uint off = U32(slot);
-            if (off == 0) return 0;
-            uint q = (uint)bas + off;
-            if (q < (uint)(slot + 4) || (ulong)q + 4 > size) return -1;
-            return (ulong)U32((int)q) * 4 > size - q - 4 ? -1 : (int)q + 4;
-        }
-
-        /// <summary>FFast: where the string or bytes `ahead` bytes past p ends, or -1 when
-        /// not before end.</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public int FastText(int p, int ahead, int end)
-        {
-            if (p > end - ahead - 4) return -1;
-            uint n = U32(p + ahead);
-            return n > (uint)(end - p - ahead - 4) ? -1 : p + ahead + 4 + (int)n;
-        }
-
         /// <summary>The body size the last Enter (without `out`) found.</summary>
         public int Stored;
 

@@ -123,8 +123,10 @@ def fast_root(sc: Scope, layout: StructLayout) -> Lines:
 
 FAST = {
     "text": """
-        p = r.FastText(p, $pend$, end);
-        if (p < 0) return -1;""",
+        if (p > end - $p4$) return -1;
+        uint $n$ = r.U32($at$);
+        if ($n$ > (uint)(end - p - $p4$)) return -1;
+        p += $p4$ + (int)$n$;""",
     "optstruct": """
         if (p > end - $p1$) return -1;
         bool $has$ = r.U8($at$) != 0;
@@ -143,7 +145,7 @@ FAST = {
             $inner$
         }""",
 }
-FAST_VARS = {"text": "", "optstruct": ("has",), "structs": "ni"}  # declared, in order
+FAST_VARS = {"text": "n", "optstruct": ("has",), "structs": "ni"}  # declared, in order
 
 
 def _at(n: int) -> str:
@@ -178,7 +180,7 @@ def _fast_body(sc: Scope, layout: StructLayout) -> Lines:
             out += flush() + inner
         else:
             var = {x: sc.fast_var(x) for x in FAST_VARS[k]}
-            out += lines(FAST[k], at=_at(pend), pend=pend, p1=pend + 1, p4=pend + 4, inner="\n".join(inner),
+            out += lines(FAST[k], at=_at(pend), p1=pend + 1, p4=pend + 4, inner="\n".join(inner),
                          fmin=w.element.final_min if w.element else 0, **var)
         pend, unchecked = 0, False
     return out + flush()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from ...layouts import DECIMAL
+from ...layouts import DECIMAL, OPTIONAL
 from ...lower import StructLayout
 from ...plan import PlanField
 from .names import RT, Scope, lines
@@ -185,37 +185,49 @@ def inline_check(sc: Scope, name: str) -> Optional[int]:
 # nothing recorded, on anything unusual (an older body, the depth, a failed check): VCheck then
 # runs and reports. It charges what VCheck charges; every load is at a position proven inside.
 FAST_BODY = """
-    int $pos$ = r.FastBody($slot$, $bas$, size, $size$, $number$U);
-    if ($pos$ < 0) return false;
-    left -= r.U32($pos$);"""
+    uint $u$ = (uint)($bas$) + r.U32($slot$);
+    if ($u$ < (uint)($slot$ + 4) || (ulong)$u$ + 8 > size) return false;
+    int $pos$ = (int)$u$;
+    uint $n$ = r.U32($pos$);
+    if ($n$ < $size$ || $n$ > size - $u$ || r.U32($pos$ + 4) != $number$U) return false;
+    left -= $n$;"""
+# a block the slot at $at$ leads to (offset $o$, position $q$) and its count or length $n$
+_BLOCK = """
+    uint $o$ = r.U32($at$);
+    if ($o$ != 0)
+    {
+        uint $q$ = (uint)$pos$ + $o$;
+        if ($q$ < (uint)($at$ + 4) || (ulong)$q$ + 4 > size) return false;
+        uint $n$ = r.U32((int)$q$);"""
 FAST = {
     "value": f"if (r.U8($at$ + {DECIMAL.scale_at}) > {DECIMAL.max_scale}) return false;",
-    "text": "left -= r.FastText($at$, $pos$, size);",  # Over on failure: left < 0 below
+    "text": _BLOCK + """
+        if ($n$ > size - $q$ - 4) return false;
+        left -= 4 + (long)$n$;
+    }""",
     "struct": "$inner$",
-    "optstruct": """
-        int $q$ = r.FastOptional($at$, $pos$, size);
-        if ($q$ < 0) return false;
-        if ($q$ > 0)
-        {
+    "optstruct": f"""
+        if (r.U8($at$) != 0)
+        {{
+            uint $q$u = (uint)$pos$ + r.U32($at$ + {OPTIONAL.offset_at});
+            if ($q$u < (uint)($at$ + {OPTIONAL.slot}) || (ulong)$q$u + 4 > size) return false;
+            int $q$ = (int)$q$u;
             left -= 4;
             $inner$
-        }""",
-    "structs": """
-        int $e$ = r.FastList($at$, $pos$, size);
-        if ($e$ < 0) return false;
-        if ($e$ > 0)
+        }}""",
+    "structs": _BLOCK + """
+        if ((ulong)$n$ * 4 > size - $q$ - 4) return false;
+        left -= 4 + (long)$n$ * 4;
+        int $e$ = (int)$q$ + 4;
+        for (uint $i$ = 0; $i$ < $n$; $i$++, $e$ += 4)
         {
-            uint $n$ = r.U32($e$ - 4);
-            left -= 4 + (long)$n$ * 4;
-            for (uint $i$ = 0; $i$ < $n$; $i$++, $e$ += 4)
-            {
-                $inner$
-                if (left < 0) return false;
-            }
-        }""",
+            $inner$
+            if (left < 0) return false;
+        }
+    }""",
 }
 # The locals each handling declares, and the slot and base of the struct it enters.
-FAST_VARS = {"value": "", "text": "", "struct": "", "optstruct": "q", "structs": "eni"}
+FAST_VARS = {"value": "", "text": "oqn", "struct": "", "optstruct": "q", "structs": "oqnei"}
 FAST_INNER = {"struct": ("at", "pos"), "optstruct": ("q", "q"), "structs": ("e", "pos")}
 
 
@@ -232,9 +244,9 @@ def fast_root(sc: Scope, layout: StructLayout) -> Lines:
 
 def _fast_body(sc: Scope, layout: StructLayout, slot: str, bas: str) -> Lines:
     """The body the offset at `slot` (from `bas`) leads to: header, charge, fields."""
-    pos = sc.fast_var("pos")
+    u, pos, n = (sc.fast_var(x) for x in ("u", "pos", "n"))
     out = lines(FAST_BODY, bas=bas, slot=slot, size=layout.body_size, number=layout.type_number,
-                pos=pos)
+                u=u, pos=pos, n=n)
     for f in fields(layout):
         if not trivial(f.wire):
             k = inlined(f.wire)
