@@ -197,6 +197,19 @@ namespace Fastwire
             return at;
         }
 
+        /// <summary>Generated code: a final optional's presence byte; returns has.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public bool FOptional(bool has)
+        {
+            int at = Reserve(1);
+            data[at] = has ? (byte)1 : (byte)0;
+            return has;
+        }
+
+        /// <summary>Generated code: a final vector's count.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void FCount(int n) { PutU32(Reserve(4), (uint)n); }
+
         /// <summary>Appends n bytes whose content the caller writes at once (not zeroed).</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Reserve(int n)
@@ -453,6 +466,34 @@ namespace Fastwire
             uint len = Le.U32(B, (int)pos);
             if (len > End - pos - 4) throw FastwireException.Truncated();
             throw new FastwireException(ErrorCode.OverBudget);
+        }
+
+        /// <summary>Generated code: where the optional struct at slot (from bas) has its
+        /// 4-byte block, or -1 when it has none.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int VOptional(int bas, int slot)
+        {
+            if (U8(slot) == 0) return -1;
+            return Optional(bas, U32(slot + 1), slot + 5, 4);
+        }
+
+        /// <summary>Generated code: the first element's slot of the vector of 4-byte slots at
+        /// slot (from bas), its count in Stored (0 for offset 0).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int VList(int bas, int slot)
+        {
+            uint off = U32(slot);
+            if (off != 0) return Count(bas, off, slot + 4, 4);
+            Stored = 0;
+            return 0;
+        }
+
+        /// <summary>Generated code: a final optional's presence byte at p.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public bool FOptional(int p)
+        {
+            Need(p, 1);
+            return U8(p) != 0;
         }
 
         /// <summary>The body size the last Enter (without `out`) found.</summary>

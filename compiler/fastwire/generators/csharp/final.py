@@ -15,17 +15,11 @@ Lines = List[str]
 PUT = {
     "text": "$rt$.Wire.FPut$fn$(w, $v$);",
     "struct": "$c$.FPutAt(w, $v$);",
-    "optstruct": """
-        {
-            int at = w.Reserve(1);
-            w.Data[at] = $v$ != null ? (byte)1 : (byte)0;
-            if ($v$ != null) $c$.FPutAt(w, $v$);
-        }""",
+    "optstruct": "if (w.FOptional($v$ != null)) $c$.FPutAt(w, $v$);",
     "structs": """
         {
             var list = $v$;
-            int at = w.Reserve(4);
-            w.PutU32(at, (uint)list.Count);
+            w.FCount(list.Count);
             for (int i = 0; i < list.Count; i++) $c$.FPutAt(w, list[i]);
         }""",
     "codec": "F$i$.FPut(w, $v$);",
@@ -38,8 +32,7 @@ GET = {
         $v$ = $c$.FGetAt(r, p, d);
         p = r.Pos;""",
     "optstruct": """
-        r.Need(p, 1);
-        if (r.U8(p++) == 0) $v$ = null;
+        if (!r.FOptional(p++)) $v$ = null;
         else { $v$ = $c$.FGetAt(r, p, d); p = r.Pos; }""",
     "structs": """
         {
@@ -54,9 +47,7 @@ GET = {
 CHECK = {
     "text": "p = $rt$.Wire.FSkipText(r, p);",
     "struct": "p = $c$.FCheckAt(r, p, d);",
-    "optstruct": """
-        r.Need(p, 1);
-        if (r.U8(p++) != 0) p = $c$.FCheckAt(r, p, d);""",
+    "optstruct": "if (r.FOptional(p++)) p = $c$.FCheckAt(r, p, d);",
     "structs": """
         {
             int n = r.FinalCount(p, $fmin$);
