@@ -1890,17 +1890,13 @@ namespace com.example.fastwire.everything.Fbe
                 v.f_time = F5.VGet(r, pos + 33, pos, d);
                 v.f_enum = F6.VGet(r, pos + 38, pos, d);
                 v.f_flags = F7.VGet(r, pos + 43, pos, d);
-                if (r.U8(pos + 48) == 0) v.f_struct = null;
-                else
                 {
-                    int q = r.Optional(pos, r.U32(pos + 48 + 1), pos + 48 + 5, 4);
-                    v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 48);
+                    v.f_struct = q < 0 ? null : global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
                 }
-                if (r.U8(pos + 53) == 0) v.f_order = null;
-                else
                 {
-                    int q = r.Optional(pos, r.U32(pos + 53 + 1), pos + 53 + 5, 4);
-                    v.f_order = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 53);
+                    v.f_order = q < 0 ? null : global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
                 }
                 v.f_reset = F10.VGet(r, pos + 58, pos, d);
                 v.f_resetReset = r.U8(pos + 63) != 0;
@@ -1926,20 +1922,16 @@ namespace com.example.fastwire.everything.Fbe
                     v.f_flags = F7.VGet(r, pos + 43, pos, d);
                 if (stored >= 53)
                 {
-                    if (r.U8(pos + 48) == 0) v.f_struct = null;
-                    else
                     {
-                        int q = r.Optional(pos, r.U32(pos + 48 + 1), pos + 48 + 5, 4);
-                        v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
+                        int q = r.VOptional(pos, pos + 48);
+                        v.f_struct = q < 0 ? null : global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 58)
                 {
-                    if (r.U8(pos + 53) == 0) v.f_order = null;
-                    else
                     {
-                        int q = r.Optional(pos, r.U32(pos + 53 + 1), pos + 53 + 5, 4);
-                        v.f_order = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
+                        int q = r.VOptional(pos, pos + 53);
+                        v.f_order = q < 0 ? null : global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 63)
@@ -1974,18 +1966,16 @@ namespace com.example.fastwire.everything.Fbe
             F7.VCheck(r, pos + 43, pos, d);
             if (stored >= 53)
             {
-                if (r.U8(pos + 48) != 0)
                 {
-                    int q = r.Optional(pos, r.U32(pos + 48 + 1), pos + 48 + 5, 4);
-                    global::com.example.fastwire.everything.Fbe.Primitives.VCheckAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 48);
+                    if (q >= 0) global::com.example.fastwire.everything.Fbe.Primitives.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 58)
             {
-                if (r.U8(pos + 53) != 0)
                 {
-                    int q = r.Optional(pos, r.U32(pos + 53 + 1), pos + 53 + 5, 4);
-                    global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 53);
+                    if (q >= 0) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 63)
@@ -2003,16 +1993,8 @@ namespace com.example.fastwire.everything.Fbe
             F5.FPut(w, v.f_time);
             F6.FPut(w, v.f_enum);
             F7.FPut(w, v.f_flags);
-            {
-                int at = w.Reserve(1);
-                w.Data[at] = v.f_struct != null ? (byte)1 : (byte)0;
-                if (v.f_struct != null) global::com.example.fastwire.everything.Fbe.Primitives.FPutAt(w, v.f_struct);
-            }
-            {
-                int at = w.Reserve(1);
-                w.Data[at] = v.f_order != null ? (byte)1 : (byte)0;
-                if (v.f_order != null) global::com.chronoxor.proto.Fbe.Order.FPutAt(w, v.f_order);
-            }
+            if (w.FOptional(v.f_struct != null)) global::com.example.fastwire.everything.Fbe.Primitives.FPutAt(w, v.f_struct);
+            if (w.FOptional(v.f_order != null)) global::com.chronoxor.proto.Fbe.Order.FPutAt(w, v.f_order);
             F10.FPut(w, v.f_reset);
             {
                 int at = w.Reserve(1);
@@ -2034,11 +2016,9 @@ namespace com.example.fastwire.everything.Fbe
             v.f_time = F5.FGet(r, ref p, d);
             v.f_enum = F6.FGet(r, ref p, d);
             v.f_flags = F7.FGet(r, ref p, d);
-            r.Need(p, 1);
-            if (r.U8(p++) == 0) v.f_struct = null;
+            if (!r.FOptional(p++)) v.f_struct = null;
             else { v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.FGetAt(r, p, d); p = r.Pos; }
-            r.Need(p, 1);
-            if (r.U8(p++) == 0) v.f_order = null;
+            if (!r.FOptional(p++)) v.f_order = null;
             else { v.f_order = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, p, d); p = r.Pos; }
             v.f_reset = F10.FGet(r, ref p, d);
             {
@@ -2062,10 +2042,8 @@ namespace com.example.fastwire.everything.Fbe
             F5.FCheck(r, ref p, d);
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
-            r.Need(p, 1);
-            if (r.U8(p++) != 0) p = global::com.example.fastwire.everything.Fbe.Primitives.FCheckAt(r, p, d);
-            r.Need(p, 1);
-            if (r.U8(p++) != 0) p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
+            if (r.FOptional(p++)) p = global::com.example.fastwire.everything.Fbe.Primitives.FCheckAt(r, p, d);
+            if (r.FOptional(p++)) p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
             F10.FCheck(r, ref p, d);
             r.Need(p, 1);
             p += 1;
@@ -2232,16 +2210,10 @@ namespace com.example.fastwire.everything.Fbe
                 v.f_vector = F3.VGet(r, pos + 38, pos, d);
                 v.f_vector_optional = F4.VGet(r, pos + 42, pos, d);
                 {
-                    uint off = r.U32(pos + 46);
-                    global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
-                    if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
-                    else
-                    {
-                        int q = r.Count(pos, off, pos + 46 + 4, 4);
-                        int n = r.Stored;
-                        list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
-                    }
+                    int q = r.VList(pos, pos + 46);
+                    int n = r.Stored;
+                    var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
+                    for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     v.f_vector_struct = list;
                 }
                 v.f_list = F6.VGet(r, pos + 50, pos, d);
@@ -2271,16 +2243,10 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 50)
                 {
                     {
-                        uint off = r.U32(pos + 46);
-                        global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
-                        if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
-                        else
-                        {
-                            int q = r.Count(pos, off, pos + 46 + 4, 4);
-                            int n = r.Stored;
-                            list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
-                        }
+                        int q = r.VList(pos, pos + 46);
+                        int n = r.Stored;
+                        var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         v.f_vector_struct = list;
                     }
                 }
@@ -2325,13 +2291,8 @@ namespace com.example.fastwire.everything.Fbe
             if (stored >= 50)
             {
                 {
-                    uint off = r.U32(pos + 46);
-                    if (off != 0)
-                    {
-                        int q = r.Count(pos, off, pos + 46 + 4, 4);
-                        int n = r.Stored;
-                        for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
-                    }
+                    int q = r.VList(pos, pos + 46);
+                    for (int i = 0, n = r.Stored; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                 }
             }
             if (stored >= 54)
@@ -2366,8 +2327,7 @@ namespace com.example.fastwire.everything.Fbe
             F4.FPut(w, v.f_vector_optional);
             {
                 var list = v.f_vector_struct;
-                int at = w.Reserve(4);
-                w.PutU32(at, (uint)list.Count);
+                w.FCount(list.Count);
                 for (int i = 0; i < list.Count; i++) global::com.chronoxor.proto.Fbe.Order.FPutAt(w, list[i]);
             }
             F6.FPut(w, v.f_list);
@@ -3750,23 +3710,15 @@ namespace com.example.fastwire.everything.Fbe
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
-                if (r.U8(pos + 21) == 0) v.asset = null;
-                else
                 {
-                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
-                    v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 21);
+                    v.asset = q < 0 ? null : global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
-                    uint off = r.U32(pos + 26);
-                    global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
-                    if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
-                    else
-                    {
-                        int q = r.Count(pos, off, pos + 26 + 4, 4);
-                        int n = r.Stored;
-                        list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
-                    }
+                    int q = r.VList(pos, pos + 26);
+                    int n = r.Stored;
+                    var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                    for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     v.orders = list;
                 }
                 v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)r.U16(pos + 30));
@@ -3785,26 +3737,18 @@ namespace com.example.fastwire.everything.Fbe
                     v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
-                    if (r.U8(pos + 21) == 0) v.asset = null;
-                    else
                     {
-                        int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
-                        v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
+                        int q = r.VOptional(pos, pos + 21);
+                        v.asset = q < 0 ? null : global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
                 {
                     {
-                        uint off = r.U32(pos + 26);
-                        global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
-                        if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
-                        else
-                        {
-                            int q = r.Count(pos, off, pos + 26 + 4, 4);
-                            int n = r.Stored;
-                            list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
-                        }
+                        int q = r.VList(pos, pos + 26);
+                        int n = r.Stored;
+                        var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         v.orders = list;
                     }
                 }
@@ -3828,22 +3772,16 @@ namespace com.example.fastwire.everything.Fbe
             global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
-                if (r.U8(pos + 21) != 0)
                 {
-                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
-                    global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 21);
+                    if (q >= 0) global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
             {
                 {
-                    uint off = r.U32(pos + 26);
-                    if (off != 0)
-                    {
-                        int q = r.Count(pos, off, pos + 26 + 4, 4);
-                        int n = r.Stored;
-                        for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
-                    }
+                    int q = r.VList(pos, pos + 26);
+                    for (int i = 0, n = r.Stored; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                 }
             }
         }
@@ -3953,15 +3891,10 @@ namespace com.example.fastwire.everything.Fbe
                 b[at + 0] = (byte)v.state;
             }
             global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.wallet);
-            {
-                int at = w.Reserve(1);
-                w.Data[at] = v.asset != null ? (byte)1 : (byte)0;
-                if (v.asset != null) global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.asset);
-            }
+            if (w.FOptional(v.asset != null)) global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.asset);
             {
                 var list = v.orders;
-                int at = w.Reserve(4);
-                w.PutU32(at, (uint)list.Count);
+                w.FCount(list.Count);
                 for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.FPutAt(w, list[i]);
             }
             {
@@ -3991,8 +3924,7 @@ namespace com.example.fastwire.everything.Fbe
             }
             v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d);
             p = r.Pos;
-            r.Need(p, 1);
-            if (r.U8(p++) == 0) v.asset = null;
+            if (!r.FOptional(p++)) v.asset = null;
             else { v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d); p = r.Pos; }
             {
                 int n = r.FinalCount(p, 42);
@@ -4021,8 +3953,7 @@ namespace com.example.fastwire.everything.Fbe
             r.Need(p, 1);
             p += 1;
             p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
-            r.Need(p, 1);
-            if (r.U8(p++) != 0) p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
+            if (r.FOptional(p++)) p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;

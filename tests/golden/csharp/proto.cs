@@ -673,23 +673,15 @@ namespace com.chronoxor.proto.Fbe
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 v.state = (global::com.chronoxor.proto.State)(r.U8(pos + 16));
                 v.wallet = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
-                if (r.U8(pos + 21) == 0) v.asset = null;
-                else
                 {
-                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
-                    v.asset = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 21);
+                    v.asset = q < 0 ? null : global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
-                    uint off = r.U32(pos + 26);
-                    global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
-                    if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
-                    else
-                    {
-                        int q = r.Count(pos, off, pos + 26 + 4, 4);
-                        int n = r.Stored;
-                        list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
-                    }
+                    int q = r.VList(pos, pos + 26);
+                    int n = r.Stored;
+                    var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
+                    for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     v.orders = list;
                 }
             }
@@ -706,26 +698,18 @@ namespace com.chronoxor.proto.Fbe
                     v.wallet = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
-                    if (r.U8(pos + 21) == 0) v.asset = null;
-                    else
                     {
-                        int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
-                        v.asset = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
+                        int q = r.VOptional(pos, pos + 21);
+                        v.asset = q < 0 ? null : global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
                 {
                     {
-                        uint off = r.U32(pos + 26);
-                        global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
-                        if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
-                        else
-                        {
-                            int q = r.Count(pos, off, pos + 26 + 4, 4);
-                            int n = r.Stored;
-                            list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
-                        }
+                        int q = r.VList(pos, pos + 26);
+                        int n = r.Stored;
+                        var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         v.orders = list;
                     }
                 }
@@ -745,22 +729,16 @@ namespace com.chronoxor.proto.Fbe
             global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
-                if (r.U8(pos + 21) != 0)
                 {
-                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
-                    global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 21);
+                    if (q >= 0) global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
             {
                 {
-                    uint off = r.U32(pos + 26);
-                    if (off != 0)
-                    {
-                        int q = r.Count(pos, off, pos + 26 + 4, 4);
-                        int n = r.Stored;
-                        for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
-                    }
+                    int q = r.VList(pos, pos + 26);
+                    for (int i = 0, n = r.Stored; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                 }
             }
         }
@@ -870,15 +848,10 @@ namespace com.chronoxor.proto.Fbe
                 b[at + 0] = (byte)v.state;
             }
             global::com.chronoxor.proto.Fbe.Balance.FPutAt(w, v.wallet);
-            {
-                int at = w.Reserve(1);
-                w.Data[at] = v.asset != null ? (byte)1 : (byte)0;
-                if (v.asset != null) global::com.chronoxor.proto.Fbe.Balance.FPutAt(w, v.asset);
-            }
+            if (w.FOptional(v.asset != null)) global::com.chronoxor.proto.Fbe.Balance.FPutAt(w, v.asset);
             {
                 var list = v.orders;
-                int at = w.Reserve(4);
-                w.PutU32(at, (uint)list.Count);
+                w.FCount(list.Count);
                 for (int i = 0; i < list.Count; i++) global::com.chronoxor.proto.Fbe.Order.FPutAt(w, list[i]);
             }
         }
@@ -902,8 +875,7 @@ namespace com.chronoxor.proto.Fbe
             }
             v.wallet = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, p, d);
             p = r.Pos;
-            r.Need(p, 1);
-            if (r.U8(p++) == 0) v.asset = null;
+            if (!r.FOptional(p++)) v.asset = null;
             else { v.asset = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, p, d); p = r.Pos; }
             {
                 int n = r.FinalCount(p, 26);
@@ -926,8 +898,7 @@ namespace com.chronoxor.proto.Fbe
             r.Need(p, 1);
             p += 1;
             p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
-            r.Need(p, 1);
-            if (r.U8(p++) != 0) p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
+            if (r.FOptional(p++)) p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;

@@ -711,23 +711,15 @@ namespace com.chronoxor.protoex.Fbe
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
-                if (r.U8(pos + 21) == 0) v.asset = null;
-                else
                 {
-                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
-                    v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 21);
+                    v.asset = q < 0 ? null : global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
-                    uint off = r.U32(pos + 26);
-                    global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
-                    if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
-                    else
-                    {
-                        int q = r.Count(pos, off, pos + 26 + 4, 4);
-                        int n = r.Stored;
-                        list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
-                    }
+                    int q = r.VList(pos, pos + 26);
+                    int n = r.Stored;
+                    var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                    for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     v.orders = list;
                 }
             }
@@ -744,26 +736,18 @@ namespace com.chronoxor.protoex.Fbe
                     v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
-                    if (r.U8(pos + 21) == 0) v.asset = null;
-                    else
                     {
-                        int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
-                        v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
+                        int q = r.VOptional(pos, pos + 21);
+                        v.asset = q < 0 ? null : global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
                 {
                     {
-                        uint off = r.U32(pos + 26);
-                        global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
-                        if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
-                        else
-                        {
-                            int q = r.Count(pos, off, pos + 26 + 4, 4);
-                            int n = r.Stored;
-                            list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
-                        }
+                        int q = r.VList(pos, pos + 26);
+                        int n = r.Stored;
+                        var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         v.orders = list;
                     }
                 }
@@ -783,22 +767,16 @@ namespace com.chronoxor.protoex.Fbe
             global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
-                if (r.U8(pos + 21) != 0)
                 {
-                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
-                    global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
+                    int q = r.VOptional(pos, pos + 21);
+                    if (q >= 0) global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
             {
                 {
-                    uint off = r.U32(pos + 26);
-                    if (off != 0)
-                    {
-                        int q = r.Count(pos, off, pos + 26 + 4, 4);
-                        int n = r.Stored;
-                        for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
-                    }
+                    int q = r.VList(pos, pos + 26);
+                    for (int i = 0, n = r.Stored; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                 }
             }
         }
@@ -908,15 +886,10 @@ namespace com.chronoxor.protoex.Fbe
                 b[at + 0] = (byte)v.state;
             }
             global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.wallet);
-            {
-                int at = w.Reserve(1);
-                w.Data[at] = v.asset != null ? (byte)1 : (byte)0;
-                if (v.asset != null) global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.asset);
-            }
+            if (w.FOptional(v.asset != null)) global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.asset);
             {
                 var list = v.orders;
-                int at = w.Reserve(4);
-                w.PutU32(at, (uint)list.Count);
+                w.FCount(list.Count);
                 for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.FPutAt(w, list[i]);
             }
         }
@@ -940,8 +913,7 @@ namespace com.chronoxor.protoex.Fbe
             }
             v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d);
             p = r.Pos;
-            r.Need(p, 1);
-            if (r.U8(p++) == 0) v.asset = null;
+            if (!r.FOptional(p++)) v.asset = null;
             else { v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d); p = r.Pos; }
             {
                 int n = r.FinalCount(p, 42);
@@ -964,8 +936,7 @@ namespace com.chronoxor.protoex.Fbe
             r.Need(p, 1);
             p += 1;
             p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
-            r.Need(p, 1);
-            if (r.U8(p++) != 0) p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
+            if (r.FOptional(p++)) p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;

@@ -41,7 +41,8 @@ module Comments
       @z = z
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@x, @y, @z]
     end
@@ -51,32 +52,6 @@ module Comments
       @y = y
       @z = z
       self
-    end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class && @x == other.x && @y == other.y && @z == other.z
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @x, @y, @z].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Closers.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Closers.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Closers.from_json(text, limits)
     end
   end
 
@@ -94,7 +69,8 @@ module Comments
       @escapes = escapes
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@closers, @splice, @escapes]
     end
@@ -104,32 +80,6 @@ module Comments
       @splice = splice
       @escapes = escapes
       self
-    end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class && @closers == other.closers && @splice == other.splice && @escapes == other.escapes
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @closers, @splice, @escapes].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Note.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Note.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Note.from_json(text, limits)
     end
   end
 
@@ -148,7 +98,8 @@ module Comments
     ],
     20,
     "l<VV",
-    [[0, 1, "l<"]]
+    [[0, 1, "l<"]],
+    nil, true
   )
 
   S_Note.define(
@@ -159,11 +110,9 @@ module Comments
     ],
     20,
     "Vl<l<",
-    [[1, 2, "l<l<"]]
+    [[1, 2, "l<l<"]],
+    nil, true
   )
-
-  Z_Note = ("\0" * 20).b.freeze
-  Z_Note_ROOT = ("\0" * 28).b.freeze
 
   # Closers: straight-line paths (20-byte body, type 1).
   class << S_Closers
@@ -214,50 +163,11 @@ module Comments
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 20 && d > 0
-        raw = r.buf.unpack("VVx4VV", offset: pos)
-        stored = raw[0]
-        if stored >= 20 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 16)
-          Fastwire.vcheck_str(r, pos, raw[3], pos + 20)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 24 && d > 0
 
       st, o_1, o_2, ns = buf.unpack("Q<x4VVV", offset: pos)
-      stored = st == 4294967316 ? 20 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 20 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_1 == 20
-        return nil if ns > e - pos - 24 || (b -= 4 + ns) < 0
-      elsif o_1 != 0
-        p = pos + o_1
-        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      if o_2 != 0
-        p = pos + o_2
-        return nil unless p >= pos + 20 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 32 && d > 0
-
-      hd, st, o_1, o_2, ns = buf.unpack("Q<Q<x4VVV")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 4294967316 ? 20 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 20 && stored <= e - pos && (b -= stored) >= 0
 
@@ -316,16 +226,6 @@ module Comments
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      r.pos = p + 4
-      Fastwire.fcheck_str(r)
-      Fastwire.fcheck_str(r)
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -345,12 +245,12 @@ module Comments
       raise Fastwire::EncodeError.new("Note expected, got #{v.class}", "wrong_type") unless v.is_a?(Note)
 
       if root
-        buf << Z_Note_ROOT
+        buf << @zero_root
         pos = buf.bytesize - 20
         vals = [0, 8, 20, 2]
       else
         pos = buf.bytesize
-        buf << Z_Note
+        buf << @zero
         vals = [20, 2]
       end
       y0 = v.closers
@@ -405,58 +305,11 @@ module Comments
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 20 && d > 0
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 20 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          d -= 1
-          S_Closers.vverify(r, pos, raw[2], pos + 12, d)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 20 && d > 0
 
       st, o_0 = buf.unpack("Q<V", offset: pos)
-      stored = st == 8589934612 ? 20 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 20 && stored <= e - pos && (b -= stored) >= 0
-
-      d_ = d - 1
-      pos1 = pos + o_0
-      return nil unless pos1 >= pos + 12 && pos1 <= e - 24 && d_ > 0
-
-      st1, o1_1, o1_2, ns1 = buf.unpack("Q<x4VVV", offset: pos1)
-      stored1 = st1 == 4294967316 ? 20 : ((st1 >> 32) == 1 ? st1 & 0xFFFFFFFF : 0)
-      return nil unless stored1 >= 20 && stored1 <= e - pos1 && (b -= stored1) >= 0
-
-      if o1_1 == 20
-        return nil if ns1 > e - pos1 - 24 || (b -= 4 + ns1) < 0
-      elsif o1_1 != 0
-        p = pos1 + o1_1
-        return nil unless p >= pos1 + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      if o1_2 != 0
-        p = pos1 + o1_2
-        return nil unless p >= pos1 + 20 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 28 && d > 0
-
-      hd, st, o_0 = buf.unpack("Q<Q<V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 8589934612 ? 20 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 20 && stored <= e - pos && (b -= stored) >= 0
 
@@ -544,16 +397,6 @@ module Comments
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
-      S_Closers.fcheck(r, d)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 8 > r.end_
-      r.pos = p + 8
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -593,14 +436,12 @@ module Comments
   end
 
   # Receives what the comments package's protocol sends (versioned):
-  # override the on_receive_<message> hooks.
+  # override the on_receive_<message>(value) hooks.
   class Receiver < Fastwire::Receiver
     HANDLERS = {
       2 => [NoteModel.new, :on_receive_note],
     }.freeze
-
-    # Called for each Note received.
-    def on_receive_note(value); end
+    define_hooks # on_receive_<message>(value): no-ops
   end
 
   # Receives what the comments package's protocol sends (versioned) without
@@ -609,9 +450,7 @@ module Comments
     HANDLERS = {
       2 => [NoteModel.new, :on_proxy_note],
     }.freeze
-
-    # Called with the bytes of each Note received.
-    def on_proxy_note(data); end
+    define_hooks # on_proxy_<message>(data): no-ops
   end
 
   # Sender and Receiver in one: send_message, receive, and
@@ -630,14 +469,12 @@ module Comments
   end
 
   # Receives what the comments package's protocol sends (final):
-  # override the on_receive_<message> hooks.
+  # override the on_receive_<message>(value) hooks.
   class FinalReceiver < Fastwire::FinalReceiver
     HANDLERS = {
       2 => [NoteFinalModel.new, :on_receive_note],
     }.freeze
-
-    # Called for each Note received.
-    def on_receive_note(value); end
+    define_hooks # on_receive_<message>(value): no-ops
   end
 
   # Receives what the comments package's protocol sends (final) without
@@ -646,9 +483,7 @@ module Comments
     HANDLERS = {
       2 => [NoteFinalModel.new, :on_proxy_note],
     }.freeze
-
-    # Called with the bytes of each Note received.
-    def on_proxy_note(data); end
+    define_hooks # on_proxy_<message>(data): no-ops
   end
 
   # FinalSender and FinalReceiver in one: send_message, receive, and

@@ -210,7 +210,8 @@ module Everything
       @legacy = legacy
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@f_bool, @f_byte, @f_char, @f_wchar, @f_int8, @f_uint8, @f_int16, @f_uint16, @f_int32, @f_uint32, @f_int64, @f_uint64, @f_float, @f_double, @f_decimal, @f_string, @f_bytes, @f_epoch, @f_utc, @f_ns, @f_uuid0, @f_uuid1, @f_uuid4, @f_uuid, @password, @legacy]
     end
@@ -243,32 +244,6 @@ module Everything
       @password = password
       @legacy = legacy
       self
-    end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class && @f_bool == other.f_bool && @f_byte == other.f_byte && @f_char == other.f_char && @f_wchar == other.f_wchar && @f_int8 == other.f_int8 && @f_uint8 == other.f_uint8 && @f_int16 == other.f_int16 && @f_uint16 == other.f_uint16 && @f_int32 == other.f_int32 && @f_uint32 == other.f_uint32 && @f_int64 == other.f_int64 && @f_uint64 == other.f_uint64 && @f_float == other.f_float && @f_double == other.f_double && @f_decimal == other.f_decimal && @f_string == other.f_string && @f_bytes == other.f_bytes && @f_epoch == other.f_epoch && @f_utc == other.f_utc && @f_ns == other.f_ns && @f_uuid0 == other.f_uuid0 && @f_uuid1 == other.f_uuid1 && @f_uuid4 == other.f_uuid4 && @f_uuid == other.f_uuid && @password == other.password && @legacy == other.legacy
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @f_bool, @f_byte, @f_char, @f_wchar, @f_int8, @f_uint8, @f_int16, @f_uint16, @f_int32, @f_uint32, @f_int64, @f_uint64, @f_float, @f_double, @f_decimal, @f_string, @f_bytes, @f_epoch, @f_utc, @f_ns, @f_uuid0, @f_uuid1, @f_uuid4, @f_uuid, @password, @legacy].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Primitives.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Primitives.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Primitives.from_json(text, limits)
     end
   end
 
@@ -304,7 +279,8 @@ module Everything
       @f_resetReset = f_resetReset
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@f_bool, @f_int32, @f_string, @f_decimal, @f_uuid, @f_time, @f_enum, @f_flags, @f_struct, @f_order, @f_reset, @f_resetReset]
     end
@@ -323,32 +299,6 @@ module Everything
       @f_reset = f_reset
       @f_resetReset = f_resetReset
       self
-    end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class && @f_bool == other.f_bool && @f_int32 == other.f_int32 && @f_string == other.f_string && @f_decimal == other.f_decimal && @f_uuid == other.f_uuid && @f_time == other.f_time && @f_enum == other.f_enum && @f_flags == other.f_flags && @f_struct == other.f_struct && @f_order == other.f_order && @f_reset == other.f_reset && @f_resetReset == other.f_resetReset
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @f_bool, @f_int32, @f_string, @f_decimal, @f_uuid, @f_time, @f_enum, @f_flags, @f_struct, @f_order, @f_reset, @f_resetReset].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Optionals.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Optionals.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Optionals.from_json(text, limits)
     end
   end
 
@@ -392,7 +342,8 @@ module Everything
       @f_hash_struct_key = f_hash_struct_key
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@f_array, @f_array_optional, @f_array_struct, @f_vector, @f_vector_optional, @f_vector_struct, @f_list, @f_list_optional, @f_set, @f_set_struct, @f_map, @f_map_optional, @f_map_enum_key, @f_hash, @f_hash_optional, @f_hash_struct_key]
     end
@@ -416,32 +367,6 @@ module Everything
       @f_hash_struct_key = f_hash_struct_key
       self
     end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class && @f_array == other.f_array && @f_array_optional == other.f_array_optional && @f_array_struct == other.f_array_struct && @f_vector == other.f_vector && @f_vector_optional == other.f_vector_optional && @f_vector_struct == other.f_vector_struct && @f_list == other.f_list && @f_list_optional == other.f_list_optional && @f_set == other.f_set && @f_set_struct == other.f_set_struct && @f_map == other.f_map && @f_map_optional == other.f_map_optional && @f_map_enum_key == other.f_map_enum_key && @f_hash == other.f_hash && @f_hash_optional == other.f_hash_optional && @f_hash_struct_key == other.f_hash_struct_key
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @f_array, @f_array_optional, @f_array_struct, @f_vector, @f_vector_optional, @f_vector_struct, @f_list, @f_list_optional, @f_set, @f_set_struct, @f_map, @f_map_optional, @f_map_enum_key, @f_hash, @f_hash_optional, @f_hash_struct_key].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Collections.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Collections.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Collections.from_json(text, limits)
-    end
   end
 
   # Fixed and continued type numbers.
@@ -454,7 +379,8 @@ module Everything
       @id = id
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@id]
     end
@@ -462,40 +388,6 @@ module Everything
     def _fw_set(id)
       @id = id
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @id == other.id
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @id].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@id] <=> [other.id]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Fixed.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Fixed.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Fixed.from_json(text, limits)
     end
   end
 
@@ -508,7 +400,8 @@ module Everything
       @id = id
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@id]
     end
@@ -516,40 +409,6 @@ module Everything
     def _fw_set(id)
       @id = id
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @id == other.id
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @id].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@id] <=> [other.id]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Next.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Next.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Next.from_json(text, limits)
     end
   end
 
@@ -562,7 +421,8 @@ module Everything
       @amount = amount
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@amount]
     end
@@ -570,32 +430,6 @@ module Everything
     def _fw_set(amount)
       @amount = amount
       self
-    end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class && @amount == other.amount
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @amount].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Shifted.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Shifted.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Shifted.from_json(text, limits)
     end
   end
 
@@ -611,7 +445,8 @@ module Everything
       @level = level
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@name, @level]
     end
@@ -620,40 +455,6 @@ module Everything
       @name = name
       @level = level
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @name == other.name
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @name].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@name] <=> [other.name]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Base.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Base.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Base.from_json(text, limits)
     end
   end
 
@@ -672,7 +473,8 @@ module Everything
       @weight = weight
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@name, @level, @serial, @weight]
     end
@@ -683,40 +485,6 @@ module Everything
       @serial = serial
       @weight = weight
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @name == other.name && @serial == other.serial
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @name, @serial].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@name, @serial] <=> [other.name, other.serial]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Derived.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Derived.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Derived.from_json(text, limits)
     end
   end
 
@@ -737,7 +505,8 @@ module Everything
       @last = last
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@name, @level, @serial, @weight, @last]
     end
@@ -749,40 +518,6 @@ module Everything
       @weight = weight
       @last = last
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @name == other.name && @serial == other.serial
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @name, @serial].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@name, @serial] <=> [other.name, other.serial]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_MoreDerived.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_MoreDerived.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_MoreDerived.from_json(text, limits)
     end
   end
 
@@ -799,7 +534,8 @@ module Everything
       @reserved = reserved
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@currency, @amount, @reserved]
     end
@@ -809,40 +545,6 @@ module Everything
       @amount = amount
       @reserved = reserved
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @currency == other.currency
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @currency].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@currency] <=> [other.currency]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Wallet.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Wallet.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Wallet.from_json(text, limits)
     end
   end
 
@@ -869,7 +571,8 @@ module Everything
       @extra = extra
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@uid, @name, @state, @wallet, @asset, @orders, @refs, @extra]
     end
@@ -885,40 +588,6 @@ module Everything
       @extra = extra
       self
     end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @uid == other.uid
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @uid].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@uid] <=> [other.uid]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_ExAccount.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_ExAccount.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_ExAccount.from_json(text, limits)
-    end
   end
 
   # Request / response / reject and messages.
@@ -933,7 +602,8 @@ module Everything
       @sent = sent
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@id, @sent]
     end
@@ -942,40 +612,6 @@ module Everything
       @id = id
       @sent = sent
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @id == other.id
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @id].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@id] <=> [other.id]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Ping.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Ping.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Ping.from_json(text, limits)
     end
   end
 
@@ -990,7 +626,8 @@ module Everything
       @received = received
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@id, @received]
     end
@@ -999,40 +636,6 @@ module Everything
       @id = id
       @received = received
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @id == other.id
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @id].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@id] <=> [other.id]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Pong.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Pong.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Pong.from_json(text, limits)
     end
   end
 
@@ -1047,7 +650,8 @@ module Everything
       @reason = reason
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@id, @reason]
     end
@@ -1056,40 +660,6 @@ module Everything
       @id = id
       @reason = reason
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @id == other.id
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @id].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@id] <=> [other.id]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Refused.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Refused.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Refused.from_json(text, limits)
     end
   end
 
@@ -1104,7 +674,8 @@ module Everything
       @error = error
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@id, @error]
     end
@@ -1113,40 +684,6 @@ module Everything
       @id = id
       @error = error
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @id == other.id
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @id].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@id] <=> [other.id]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Failure.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Failure.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Failure.from_json(text, limits)
     end
   end
 
@@ -1163,7 +700,8 @@ module Everything
       @note = note
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@id, @sent, @note]
     end
@@ -1173,40 +711,6 @@ module Everything
       @sent = sent
       @note = note
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @id == other.id
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @id].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@id] <=> [other.id]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_PingRequest.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_PingRequest.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_PingRequest.from_json(text, limits)
     end
   end
 
@@ -1221,7 +725,8 @@ module Everything
       @text = text
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@id, @text]
     end
@@ -1231,78 +736,19 @@ module Everything
       @text = text
       self
     end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @id == other.id
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @id].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@id] <=> [other.id]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Notify.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Notify.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Notify.from_json(text, limits)
-    end
   end
 
   class Empty
     def initialize; end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       []
     end
 
     def _fw_set()
       self
-    end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class
-    end
-    alias eql? ==
-
-    def hash
-      [self.class].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Empty.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Empty.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Empty.from_json(text, limits)
     end
   end
 
@@ -1383,7 +829,8 @@ module Everything
     ],
     177,
     "CCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<",
-    [[0, 15, "CCCVcCs<S<l<L<q<Q<L<Ea16"], [17, 7, "Q<Q<Q<a16a16a16a16"], [25, 1, "l<"]]
+    [[0, 15, "CCCVcCs<S<l<L<q<Q<L<Ea16"], [17, 7, "Q<Q<Q<a16a16a16a16"], [25, 1, "l<"]],
+    nil, true
   )
 
   F_Optionals_f_bool = Fastwire.optional(Fastwire::BOOL)
@@ -1414,7 +861,8 @@ module Everything
     ],
     64,
     "CVCVCVCVCVCVCVCVCVCVCVC",
-    [[11, 1, "C"]]
+    [[11, 1, "C"]],
+    nil, true
   )
 
   F_Collections_f_array = Fastwire.array(Fastwire::INT32, 3)
@@ -1454,7 +902,8 @@ module Everything
     ],
     90,
     "l<l<l<CVCVVVVVVVVVVVVVVVV",
-    []
+    [],
+    nil, true
   )
 
   S_Fixed.define(
@@ -1463,7 +912,8 @@ module Everything
     ],
     12,
     "l<",
-    [[0, 1, "l<"]]
+    [[0, 1, "l<"]],
+    [0], true
   )
 
   S_Next.define(
@@ -1472,7 +922,8 @@ module Everything
     ],
     24,
     "a16",
-    [[0, 1, "a16"]]
+    [[0, 1, "a16"]],
+    [0], true
   )
 
   S_Shifted.define(
@@ -1481,7 +932,8 @@ module Everything
     ],
     24,
     "a16",
-    [[0, 1, "a16"]]
+    [[0, 1, "a16"]],
+    nil, true
   )
 
   S_Base.define(
@@ -1491,7 +943,8 @@ module Everything
     ],
     13,
     "Vc",
-    [[1, 1, "c"]]
+    [[1, 1, "c"]],
+    [0], true
   )
 
   S_Derived.define(
@@ -1503,7 +956,8 @@ module Everything
     ],
     25,
     "Vcl<E",
-    [[1, 3, "cl<E"]]
+    [[1, 3, "cl<E"]],
+    [0, 2], true
   )
 
   S_MoreDerived.define(
@@ -1516,7 +970,8 @@ module Everything
     ],
     26,
     "Vcl<EC",
-    [[1, 4, "cl<EC"]]
+    [[1, 4, "cl<EC"]],
+    [0, 2], true
   )
 
   S_Wallet.define(
@@ -1527,7 +982,8 @@ module Everything
     ],
     36,
     "VEa16",
-    [[1, 2, "Ea16"]]
+    [[1, 2, "Ea16"]],
+    [0], true
   )
 
   F_ExAccount_asset = Fastwire.optional(Protoex::S_Balance)
@@ -1545,7 +1001,8 @@ module Everything
     ],
     33,
     "l<VCVCVVs<C",
-    [[0, 1, "l<"], [2, 1, "C"], [6, 2, "s<C"]]
+    [[0, 1, "l<"], [2, 1, "C"], [6, 2, "s<C"]],
+    [0], true
   )
 
   S_Ping.define(
@@ -1555,7 +1012,8 @@ module Everything
     ],
     32,
     "a16Q<",
-    [[0, 2, "a16Q<"]]
+    [[0, 2, "a16Q<"]],
+    [0], true
   )
 
   S_Pong.define(
@@ -1565,7 +1023,8 @@ module Everything
     ],
     32,
     "a16Q<",
-    [[0, 2, "a16Q<"]]
+    [[0, 2, "a16Q<"]],
+    [0], true
   )
 
   S_Refused.define(
@@ -1575,7 +1034,8 @@ module Everything
     ],
     28,
     "a16V",
-    [[0, 1, "a16"]]
+    [[0, 1, "a16"]],
+    [0], true
   )
 
   S_Failure.define(
@@ -1585,7 +1045,8 @@ module Everything
     ],
     28,
     "a16V",
-    [[0, 1, "a16"]]
+    [[0, 1, "a16"]],
+    [0], true
   )
 
   S_PingRequest.define(
@@ -1596,7 +1057,8 @@ module Everything
     ],
     36,
     "a16Q<V",
-    [[0, 2, "a16Q<"]]
+    [[0, 2, "a16Q<"]],
+    [0], true
   )
 
   S_Notify.define(
@@ -1606,24 +1068,17 @@ module Everything
     ],
     28,
     "a16V",
-    [[0, 1, "a16"]]
+    [[0, 1, "a16"]],
+    [0], true
   )
 
   S_Empty.define(
     [],
     8,
     "",
-    []
+    [],
+    nil, true
   )
-
-  Z_Optionals = ("\0" * 64).b.freeze
-  Z_Optionals_ROOT = ("\0" * 72).b.freeze
-
-  Z_Collections = ("\0" * 90).b.freeze
-  Z_Collections_ROOT = ("\0" * 98).b.freeze
-
-  Z_ExAccount = ("\0" * 33).b.freeze
-  Z_ExAccount_ROOT = ("\0" * 41).b.freeze
 
   # Primitives: straight-line paths (177-byte body, type 110).
   class << S_Primitives
@@ -1759,58 +1214,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 177 && d > 0
-        raw = r.buf.unpack("VVx63Cx1VVx88V", offset: pos)
-        stored = raw[0]
-        if stored >= 177 && raw[1] == 110 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.fail!("bad_value", "decimal scale") if raw[2] > 28
-          Fastwire.vcheck_str(r, pos, raw[3], pos + 77)
-          Fastwire.vcheck_str(r, pos, raw[4], pos + 81)
-          Fastwire.vcheck_str(r, pos, raw[5], pos + 173)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 181 && d > 0
 
       st, c_14, o_15, o_16, o_24, ns = buf.unpack("Q<x63Cx1VVx88Vx4V", offset: pos)
-      stored = st == 472446402737 ? 177 : ((st >> 32) == 110 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 177 && stored <= e - pos && (b -= stored) >= 0
-
-      return nil if c_14 > 28
-
-      if o_15 == 177
-        return nil if ns > e - pos - 181 || (b -= 4 + ns) < 0
-      elsif o_15 != 0
-        p = pos + o_15
-        return nil unless p >= pos + 77 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      if o_16 != 0
-        p = pos + o_16
-        return nil unless p >= pos + 81 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      if o_24 != 0
-        p = pos + o_24
-        return nil unless p >= pos + 173 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 189 && d > 0
-
-      hd, st, c_14, o_15, o_16, o_24, ns = buf.unpack("Q<Q<x63Cx1VVx88Vx4V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 472446402737 ? 177 : ((st >> 32) == 110 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 177 && stored <= e - pos && (b -= stored) >= 0
 
@@ -1948,25 +1356,6 @@ module Everything
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      buf = r.buf
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 65 > r.end_
-      Fastwire.fail!("bad_value", "decimal scale") if buf.getbyte(p + 63) > 28
-      r.pos = p + 65
-      Fastwire.fcheck_str(r)
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 88 > r.end_
-      r.pos = p + 88
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      r.pos = p + 4
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -1993,12 +1382,12 @@ module Everything
       raise Fastwire::EncodeError.new("Optionals expected, got #{v.class}", "wrong_type") unless v.is_a?(Optionals)
 
       if root
-        buf << Z_Optionals_ROOT
+        buf << @zero_root
         pos = buf.bytesize - 64
         vals = [0, 8, 64, 111]
       else
         pos = buf.bytesize
-        buf << Z_Optionals
+        buf << @zero
         vals = [64, 111]
       end
       F_Optionals_f_bool.vwrite(vals, buf, pos, v.f_bool)
@@ -2091,15 +1480,7 @@ module Everything
         vals << 1 << (buf.bytesize - pos)
         [4, 177, 110, x_8_0, x_8_1, x_8_2, x_8_3, x_8_4, x_8_5, x_8_6, x_8_7, x_8_8, x_8_9, x_8_10, x_8_11, x_8_12, x_8_13, x_8_14, 177, 177 + 4 + n_8_15, x_8_17, x_8_18, x_8_19, x_8_20, x_8_21, x_8_22, x_8_23, 177 + 4 + n_8_15 + 4 + n_8_16, x_8_25, n_8_15, s_8_15, n_8_16, s_8_16, n_8_24, s_8_24].pack("VVVCCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<Va*Va*Va*", buffer: buf)
       end
-      x = v.f_order
-      if x.nil?
-        vals << 0 << 0
-      else
-        at = buf.bytesize
-        buf << "\x04\0\0\0"
-        Proto::S_Order.vput(buf, at, x)
-        vals << 1 << (at - pos)
-      end
+      F_Optionals_f_order.vwrite(vals, buf, pos, v.f_order)
       F_Optionals_f_reset.vwrite(vals, buf, pos, v.f_reset)
       x = v.f_resetReset
       x = Fastwire::BOOL.to_wire(x)
@@ -2136,31 +1517,6 @@ module Everything
             F_Optionals_f_reset.vread(r, raw, 21, pos + 58, pos, d),
             raw[23] != 0
           )
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 64 && d > 0
-        raw = r.buf.unpack("VVCVCVCVCVCVCVCVCVCVCVCV", offset: pos)
-        stored = raw[0]
-        if stored >= 64 && raw[1] == 111 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          d -= 1
-          F_Optionals_f_bool.vcheck(r, raw, 2, pos + 8, pos, d)
-          F_Optionals_f_int32.vcheck(r, raw, 4, pos + 13, pos, d)
-          F_Optionals_f_string.vcheck(r, raw, 6, pos + 18, pos, d)
-          F_Optionals_f_decimal.vcheck(r, raw, 8, pos + 23, pos, d)
-          F_Optionals_f_uuid.vcheck(r, raw, 10, pos + 28, pos, d)
-          F_Optionals_f_time.vcheck(r, raw, 12, pos + 33, pos, d)
-          F_Optionals_f_enum.vcheck(r, raw, 14, pos + 38, pos, d)
-          F_Optionals_f_flags.vcheck(r, raw, 16, pos + 43, pos, d)
-          Fastwire.vcheck_opt_struct(r, pos, raw[19], pos + 53, S_Primitives, d) unless raw[18].zero?
-          Fastwire.vcheck_opt_struct(r, pos, raw[21], pos + 58, Proto::S_Order, d) unless raw[20].zero?
-          F_Optionals_f_reset.vcheck(r, raw, 22, pos + 58, pos, d)
-          return
         end
       end
       super # an older version, or an error: the checked walk says which
@@ -2203,108 +1559,8 @@ module Everything
         q_8 = pos + o_8
         return nil unless q_8 >= pos + 53 && q_8 <= e - 4 && (b -= 4) >= 0
 
-        off1 = buf.unpack1("V", offset: q_8)
-        pos1 = q_8 + off1
-        return nil unless pos1 >= q_8 + 4 && pos1 <= e - 181 && d_ > 0
+        return nil unless (b = S_Primitives.vok(buf, e, b, q_8, buf.unpack1("V", offset: q_8), q_8 + 4, d_))
 
-        st1, c1_14, o1_15, o1_16, o1_24, ns1 = buf.unpack("Q<x63Cx1VVx88Vx4V", offset: pos1)
-        stored1 = st1 == 472446402737 ? 177 : ((st1 >> 32) == 110 ? st1 & 0xFFFFFFFF : 0)
-        return nil unless stored1 >= 177 && stored1 <= e - pos1 && (b -= stored1) >= 0
-
-        return nil if c1_14 > 28
-
-        if o1_15 == 177
-          return nil if ns1 > e - pos1 - 181 || (b -= 4 + ns1) < 0
-        elsif o1_15 != 0
-          p = pos1 + o1_15
-          return nil unless p >= pos1 + 77 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-        end
-        if o1_16 != 0
-          p = pos1 + o1_16
-          return nil unless p >= pos1 + 81 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-        end
-        if o1_24 != 0
-          p = pos1 + o1_24
-          return nil unless p >= pos1 + 173 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-        end
-      end
-      if f_9 != 0
-        q_9 = pos + o_9
-        return nil unless q_9 >= pos + 58 && q_9 <= e - 4 && (b -= 4) >= 0
-
-        return nil unless (b = Proto::S_Order.vok(buf, e, b, q_9, buf.unpack1("V", offset: q_9), q_9 + 4, d_))
-
-      end
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Optionals_f_reset.vcheck_slot(rd, pos + 58, pos, d_)
-      b = rd.budget
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 72 && d > 0
-
-      hd, st, f_8, o_8, f_9, o_9 = buf.unpack("Q<Q<x40CVCV")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
-      stored = st == 476741369920 ? 64 : ((st >> 32) == 111 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 64 && stored <= e - pos && (b -= stored) >= 0
-
-      d_ = d - 1
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Optionals_f_bool.vcheck_slot(rd, pos + 8, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Optionals_f_int32.vcheck_slot(rd, pos + 13, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Optionals_f_string.vcheck_slot(rd, pos + 18, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Optionals_f_decimal.vcheck_slot(rd, pos + 23, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Optionals_f_uuid.vcheck_slot(rd, pos + 28, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Optionals_f_time.vcheck_slot(rd, pos + 33, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Optionals_f_enum.vcheck_slot(rd, pos + 38, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Optionals_f_flags.vcheck_slot(rd, pos + 43, pos, d_)
-      b = rd.budget
-      if f_8 != 0
-        q_8 = pos + o_8
-        return nil unless q_8 >= pos + 53 && q_8 <= e - 4 && (b -= 4) >= 0
-
-        off1 = buf.unpack1("V", offset: q_8)
-        pos1 = q_8 + off1
-        return nil unless pos1 >= q_8 + 4 && pos1 <= e - 181 && d_ > 0
-
-        st1, c1_14, o1_15, o1_16, o1_24, ns1 = buf.unpack("Q<x63Cx1VVx88Vx4V", offset: pos1)
-        stored1 = st1 == 472446402737 ? 177 : ((st1 >> 32) == 110 ? st1 & 0xFFFFFFFF : 0)
-        return nil unless stored1 >= 177 && stored1 <= e - pos1 && (b -= stored1) >= 0
-
-        return nil if c1_14 > 28
-
-        if o1_15 == 177
-          return nil if ns1 > e - pos1 - 181 || (b -= 4 + ns1) < 0
-        elsif o1_15 != 0
-          p = pos1 + o1_15
-          return nil unless p >= pos1 + 77 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-        end
-        if o1_16 != 0
-          p = pos1 + o1_16
-          return nil unless p >= pos1 + 81 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-        end
-        if o1_24 != 0
-          p = pos1 + o1_24
-          return nil unless p >= pos1 + 173 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-        end
       end
       if f_9 != 0
         q_9 = pos + o_9
@@ -2361,83 +1617,15 @@ module Everything
         vals << 0
         fmt << "C"
       else
-        raise Fastwire::EncodeError.new("Primitives expected, got #{y9.class}", "wrong_type") unless y9.is_a?(Primitives)
-
-        x10 = y9.f_bool
-        x10 = Fastwire::BOOL.to_wire(x10)
-        x11 = y9.f_byte
-        raise Fastwire.out_of_range("Primitives.f_byte", x11, "byte") unless x11.is_a?(Integer) && x11 >= 0 && x11 <= 255
-
-        x12 = y9.f_char
-        raise Fastwire.out_of_range("Primitives.f_char", x12, "char") unless x12.is_a?(Integer) && x12 >= 0 && x12 <= 255
-
-        x13 = y9.f_wchar
-        raise Fastwire.out_of_range("Primitives.f_wchar", x13, "wchar") unless x13.is_a?(Integer) && x13 >= 0 && x13 <= 4294967295
-
-        x14 = y9.f_int8
-        raise Fastwire.out_of_range("Primitives.f_int8", x14, "int8") unless x14.is_a?(Integer) && x14 >= -128 && x14 <= 127
-
-        x15 = y9.f_uint8
-        raise Fastwire.out_of_range("Primitives.f_uint8", x15, "uint8") unless x15.is_a?(Integer) && x15 >= 0 && x15 <= 255
-
-        x16 = y9.f_int16
-        raise Fastwire.out_of_range("Primitives.f_int16", x16, "int16") unless x16.is_a?(Integer) && x16 >= -32768 && x16 <= 32767
-
-        x17 = y9.f_uint16
-        raise Fastwire.out_of_range("Primitives.f_uint16", x17, "uint16") unless x17.is_a?(Integer) && x17 >= 0 && x17 <= 65535
-
-        x18 = y9.f_int32
-        raise Fastwire.out_of_range("Primitives.f_int32", x18, "int32") unless x18.is_a?(Integer) && x18 >= -2147483648 && x18 <= 2147483647
-
-        x19 = y9.f_uint32
-        raise Fastwire.out_of_range("Primitives.f_uint32", x19, "uint32") unless x19.is_a?(Integer) && x19 >= 0 && x19 <= 4294967295
-
-        x20 = y9.f_int64
-        raise Fastwire.out_of_range("Primitives.f_int64", x20, "int64") unless x20.is_a?(Integer) && x20 >= -9223372036854775808 && x20 <= 9223372036854775807
-
-        x21 = y9.f_uint64
-        raise Fastwire.out_of_range("Primitives.f_uint64", x21, "uint64") unless x21.is_a?(Integer) && x21 >= 0 && x21 <= 18446744073709551615
-
-        x22 = y9.f_float
-        x22 = Fastwire::FLOAT.to_wire(x22)
-        x23 = y9.f_double
-        x23 = Fastwire::DOUBLE.to_wire(x23) unless x23.is_a?(Float)
-        x24 = y9.f_decimal
-        x24 = Fastwire::DecimalCodec.bytes(x24)
-        s25 = y9.f_string
-        raise Fastwire::EncodeError.new("Primitives.f_string: string expected", "wrong_type") unless s25.is_a?(String)
-
-        s26 = y9.f_bytes
-        raise Fastwire::EncodeError.new("Primitives.f_bytes: bytes expected", "wrong_type") unless s26.is_a?(String)
-
-        x27 = y9.f_epoch
-        raise Fastwire.out_of_range("Primitives.f_epoch", x27, "uint64") unless x27.is_a?(Integer) && x27 >= 0 && x27 <= 18446744073709551615
-
-        x28 = y9.f_utc
-        raise Fastwire.out_of_range("Primitives.f_utc", x28, "uint64") unless x28.is_a?(Integer) && x28 >= 0 && x28 <= 18446744073709551615
-
-        x29 = y9.f_ns
-        raise Fastwire.out_of_range("Primitives.f_ns", x29, "uint64") unless x29.is_a?(Integer) && x29 >= 0 && x29 <= 18446744073709551615
-
-        x30 = y9.f_uuid0
-        x30 = Fastwire::UUID_.to_wire(x30)
-        x31 = y9.f_uuid1
-        x31 = Fastwire::UUID_.to_wire(x31)
-        x32 = y9.f_uuid4
-        x32 = Fastwire::UUID_.to_wire(x32)
-        x33 = y9.f_uuid
-        x33 = Fastwire::UUID_.to_wire(x33)
-        s34 = y9.password
-        raise Fastwire::EncodeError.new("Primitives.password: string expected", "wrong_type") unless s34.is_a?(String)
-
-        x35 = y9.legacy
-        raise Fastwire.out_of_range("Primitives.legacy", x35, "int32") unless x35.is_a?(Integer) && x35 >= -2147483648 && x35 <= 2147483647
-
-        vals.push(1, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, s25.bytesize, s25, s26.bytesize, s26, x27, x28, x29, x30, x31, x32, x33, s34.bytesize, s34, x35)
-        fmt << "CCCCVcCs<S<l<L<q<Q<L<Ea16Va*Va*Q<Q<Q<a16a16a16a16Va*l<"
+        vals.push(1)
+        fmt << "C"
+        vals.pack(fmt, buffer: buf) unless fmt.empty?
+        vals.clear
+        fmt.clear
+        S_Primitives.fput(buf, y9)
       end
-      y36 = v.f_order
-      if y36.nil?
+      y10 = v.f_order
+      if y10.nil?
         vals << 0
         fmt << "C"
       else
@@ -2446,15 +1634,15 @@ module Everything
         vals.pack(fmt, buffer: buf) unless fmt.empty?
         vals.clear
         fmt.clear
-        Proto::S_Order.fput(buf, y36)
+        Proto::S_Order.fput(buf, y10)
       end
       vals.pack(fmt, buffer: buf) unless fmt.empty?
       vals.clear
       fmt.clear
       F_Optionals_f_reset.fput(buf, v.f_reset)
-      x38 = v.f_resetReset
-      x38 = Fastwire::BOOL.to_wire(x38)
-      vals.push(x38)
+      x12 = v.f_resetReset
+      x12 = Fastwire::BOOL.to_wire(x12)
+      vals.push(x12)
       fmt << "C"
       vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
@@ -2497,37 +1685,9 @@ module Everything
         a_8 = nil
       else
         p += 1
-        Fastwire.too_deep! if d_ < 1
-
-        Fastwire.fail!("truncated") if p + 69 > e
-
-        a1_0 = buf.unpack("CCCVcCs<S<l<L<q<Q<eEa16V", offset: p)
-        p += 69
-        Fastwire.fail!("truncated") if a1_0[15] > e - p
-
-        a1_15 = buf.byteslice(p, a1_0[15]).force_encoding(Encoding::UTF_8)
-        p += a1_0[15]
-        Fastwire.fail!("truncated") if p + 4 > e
-
-        n = buf.unpack1("V", offset: p)
-        p += 4
-        Fastwire.fail!("truncated") if n > e - p
-
-        a1_16 = buf.byteslice(p, n)
-        p += n
-        Fastwire.fail!("truncated") if p + 92 > e
-
-        a1_17 = buf.unpack("Q<Q<Q<a16a16a16a16V", offset: p)
-        p += 92
-        Fastwire.fail!("truncated") if a1_17[7] > e - p
-
-        a1_24 = buf.byteslice(p, a1_17[7]).force_encoding(Encoding::UTF_8)
-        p += a1_17[7]
-        Fastwire.fail!("truncated") if p + 4 > e
-
-        a1_25 = buf.unpack1("l<", offset: p)
-        p += 4
-        a_8 = Primitives.allocate._fw_set(a1_0[0] != 0, a1_0[1], a1_0[2], a1_0[3], a1_0[4], a1_0[5], a1_0[6], a1_0[7], a1_0[8], a1_0[9], a1_0[10], a1_0[11], a1_0[12], a1_0[13], Fastwire::DecimalCodec.of(a1_0[14]), a1_15, a1_16, a1_17[0], a1_17[1], a1_17[2], Fastwire::UUID.new(a1_17[3]), Fastwire::UUID.new(a1_17[4]), Fastwire::UUID.new(a1_17[5]), Fastwire::UUID.new(a1_17[6]), a1_24, a1_25)
+        r.pos = p
+        a_8 = S_Primitives.fget(r, d_)
+        p = r.pos
       end
       Fastwire.fail!("truncated") if p >= e
 
@@ -2550,26 +1710,6 @@ module Everything
       value = Optionals.allocate._fw_set(a_0, a_1, a_2, a_3, a_4, a_5, a_6, a_7, a_8, a_9, a_10, a_11 != 0)
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
-      F_Optionals_f_bool.fcheck(r, d)
-      F_Optionals_f_int32.fcheck(r, d)
-      F_Optionals_f_string.fcheck(r, d)
-      F_Optionals_f_decimal.fcheck(r, d)
-      F_Optionals_f_uuid.fcheck(r, d)
-      F_Optionals_f_time.fcheck(r, d)
-      F_Optionals_f_enum.fcheck(r, d)
-      F_Optionals_f_flags.fcheck(r, d)
-      F_Optionals_f_struct.fcheck(r, d)
-      F_Optionals_f_order.fcheck(r, d)
-      F_Optionals_f_reset.fcheck(r, d)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 1 > r.end_
-      r.pos = p + 1
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -2627,12 +1767,12 @@ module Everything
       raise Fastwire::EncodeError.new("Collections expected, got #{v.class}", "wrong_type") unless v.is_a?(Collections)
 
       if root
-        buf << Z_Collections_ROOT
+        buf << @zero_root
         pos = buf.bytesize - 90
         vals = [0, 8, 90, 112]
       else
         pos = buf.bytesize
-        buf << Z_Collections
+        buf << @zero
         vals = [90, 112]
       end
       F_Collections_f_array.vwrite(vals, buf, pos, v.f_array)
@@ -2640,24 +1780,7 @@ module Everything
       F_Collections_f_array_struct.vwrite(vals, buf, pos, v.f_array_struct)
       F_Collections_f_vector.vwrite(vals, buf, pos, v.f_vector)
       F_Collections_f_vector_optional.vwrite(vals, buf, pos, v.f_vector_optional)
-      x = v.f_vector_struct
-      raise Fastwire::EncodeError.new("Collections.f_vector_struct: Array expected", "wrong_type") unless x.is_a?(Array)
-
-      at = buf.bytesize
-      vals << (at - pos)
-      n = x.size
-      if n.zero?
-        buf << "\0\0\0\0"
-      else
-        buf << ("\0" * (4 + (4 * n)))
-        offs = [n]
-        j = 0
-        while j < n
-          offs << Proto::S_Order.vput(buf, pos, x[j])
-          j += 1
-        end
-        buf[at, 4 + (4 * n)] = offs.pack("V*")
-      end
+      F_Collections_f_vector_struct.vwrite(vals, buf, pos, v.f_vector_struct)
       F_Collections_f_list.vwrite(vals, buf, pos, v.f_list)
       F_Collections_f_list_optional.vwrite(vals, buf, pos, v.f_list_optional)
       F_Collections_f_set.vwrite(vals, buf, pos, v.f_set)
@@ -2709,117 +1832,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 90 && d > 0
-        raw = r.buf.unpack("VVx30VVVVVVVVVVVVV", offset: pos)
-        stored = raw[0]
-        if stored >= 90 && raw[1] == 112 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          d -= 1
-          F_Collections_f_array.vcheck_slot(r, pos + 8, pos, d)
-          F_Collections_f_array_optional.vcheck_slot(r, pos + 20, pos, d)
-          F_Collections_f_array_struct.vcheck_slot(r, pos + 30, pos, d)
-          F_Collections_f_vector.vcheck(r, raw, 2, pos + 38, pos, d)
-          F_Collections_f_vector_optional.vcheck(r, raw, 3, pos + 42, pos, d)
-          Fastwire.vcheck_structs(r, pos, raw[4], pos + 50, Proto::S_Order, d)
-          F_Collections_f_list.vcheck(r, raw, 5, pos + 50, pos, d)
-          F_Collections_f_list_optional.vcheck(r, raw, 6, pos + 54, pos, d)
-          F_Collections_f_set.vcheck(r, raw, 7, pos + 58, pos, d)
-          F_Collections_f_set_struct.vcheck(r, raw, 8, pos + 62, pos, d)
-          F_Collections_f_map.vcheck(r, raw, 9, pos + 66, pos, d)
-          F_Collections_f_map_optional.vcheck(r, raw, 10, pos + 70, pos, d)
-          F_Collections_f_map_enum_key.vcheck(r, raw, 11, pos + 74, pos, d)
-          F_Collections_f_hash.vcheck(r, raw, 12, pos + 78, pos, d)
-          F_Collections_f_hash_optional.vcheck(r, raw, 13, pos + 82, pos, d)
-          F_Collections_f_hash_struct_key.vcheck(r, raw, 14, pos + 86, pos, d)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 90 && d > 0
 
       st, o_5 = buf.unpack("Q<x38V", offset: pos)
-      stored = st == 481036337242 ? 90 : ((st >> 32) == 112 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 90 && stored <= e - pos && (b -= stored) >= 0
-
-      d_ = d - 1
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_array.vcheck_slot(rd, pos + 8, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_array_optional.vcheck_slot(rd, pos + 20, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_array_struct.vcheck_slot(rd, pos + 30, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_vector.vcheck_slot(rd, pos + 38, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_vector_optional.vcheck_slot(rd, pos + 42, pos, d_)
-      b = rd.budget
-      if o_5 != 0
-        q_5 = pos + o_5
-        return nil unless q_5 >= pos + 50 && q_5 <= e - 4 && (n_5 = buf.unpack1("V", offset: q_5)) <= (e - q_5 - 4) / 4 && (b -= 4 + (4 * n_5)) >= 0
-
-        if n_5 > 0
-          return nil if d_ < 1
-
-          offs_5 = buf.unpack("V#{n_5}", offset: q_5 + 4)
-          j_5 = 0
-          while j_5 < n_5
-            return nil unless (b = Proto::S_Order.vok(buf, e, b, pos, offs_5[j_5], q_5 + 8 + (4 * j_5), d_))
-
-            j_5 += 1
-          end
-        end
-      end
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_list.vcheck_slot(rd, pos + 50, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_list_optional.vcheck_slot(rd, pos + 54, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_set.vcheck_slot(rd, pos + 58, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_set_struct.vcheck_slot(rd, pos + 62, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_map.vcheck_slot(rd, pos + 66, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_map_optional.vcheck_slot(rd, pos + 70, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_map_enum_key.vcheck_slot(rd, pos + 74, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_hash.vcheck_slot(rd, pos + 78, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_hash_optional.vcheck_slot(rd, pos + 82, pos, d_)
-      b = rd.budget
-      rd = Fastwire::Reader.new(buf, b, 0)
-      F_Collections_f_hash_struct_key.vcheck_slot(rd, pos + 86, pos, d_)
-      b = rd.budget
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 98 && d > 0
-
-      hd, st, o_5 = buf.unpack("Q<Q<x38V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 481036337242 ? 90 : ((st >> 32) == 112 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 90 && stored <= e - pos && (b -= stored) >= 0
 
@@ -3042,28 +2059,6 @@ module Everything
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
-      F_Collections_f_array.fcheck(r, d)
-      F_Collections_f_array_optional.fcheck(r, d)
-      F_Collections_f_array_struct.fcheck(r, d)
-      F_Collections_f_vector.fcheck(r, d)
-      F_Collections_f_vector_optional.fcheck(r, d)
-      F_Collections_f_vector_struct.fcheck(r, d)
-      F_Collections_f_list.fcheck(r, d)
-      F_Collections_f_list_optional.fcheck(r, d)
-      F_Collections_f_set.fcheck(r, d)
-      F_Collections_f_set_struct.fcheck(r, d)
-      F_Collections_f_map.fcheck(r, d)
-      F_Collections_f_map_optional.fcheck(r, d)
-      F_Collections_f_map_enum_key.fcheck(r, d)
-      F_Collections_f_hash.fcheck(r, d)
-      F_Collections_f_hash_optional.fcheck(r, d)
-      F_Collections_f_hash_struct_key.fcheck(r, d)
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -3161,38 +2156,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
-        raw = r.buf.unpack("VV", offset: pos)
-        stored = raw[0]
-        if stored >= 12 && raw[1] == 500 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 12 && d > 0
 
       st = buf.unpack1("Q<", offset: pos)
-      stored = st == 2147483648012 ? 12 : ((st >> 32) == 500 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 20 && d > 0
-
-      hd, st = buf.unpack("Q<Q<")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 2147483648012 ? 12 : ((st >> 32) == 500 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
 
@@ -3221,14 +2189,6 @@ module Everything
       value = Fixed.allocate._fw_set(a_0)
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      r.pos = p + 4
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -3270,38 +2230,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d > 0
-        raw = r.buf.unpack("VV", offset: pos)
-        stored = raw[0]
-        if stored >= 24 && raw[1] == 113 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 24 && d > 0
 
       st = buf.unpack1("Q<", offset: pos)
-      stored = st == 485331304472 ? 24 : ((st >> 32) == 113 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 24 && stored <= e - pos && (b -= stored) >= 0
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 32 && d > 0
-
-      hd, st = buf.unpack("Q<Q<")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 485331304472 ? 24 : ((st >> 32) == 113 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 24 && stored <= e - pos && (b -= stored) >= 0
 
@@ -3329,14 +2262,6 @@ module Everything
       value = Next.allocate._fw_set(Fastwire::UUID.new(a_0))
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      r.pos = p + 16
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -3378,41 +2303,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d > 0
-        raw = r.buf.unpack("VVx14C", offset: pos)
-        stored = raw[0]
-        if stored >= 24 && raw[1] == 300 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.fail!("bad_value", "decimal scale") if raw[2] > 28
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 24 && d > 0
 
       st, c_0 = buf.unpack("Q<x14C", offset: pos)
-      stored = st == 1288490188824 ? 24 : ((st >> 32) == 300 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 24 && stored <= e - pos && (b -= stored) >= 0
-
-      return nil if c_0 > 28
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 32 && d > 0
-
-      hd, st, c_0 = buf.unpack("Q<Q<x14C")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1288490188824 ? 24 : ((st >> 32) == 300 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 24 && stored <= e - pos && (b -= stored) >= 0
 
@@ -3442,16 +2337,6 @@ module Everything
       value = Shifted.allocate._fw_set(Fastwire::DecimalCodec.of(a_0))
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      buf = r.buf
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      Fastwire.fail!("bad_value", "decimal scale") if buf.getbyte(p + 14) > 28
-      r.pos = p + 16
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -3509,45 +2394,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 13 && d > 0
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 13 && raw[1] == 301 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 17 && d > 0
 
       st, o_0, ns = buf.unpack("Q<Vx1V", offset: pos)
-      stored = st == 1292785156109 ? 13 : ((st >> 32) == 301 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 13 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_0 == 13
-        return nil if ns > e - pos - 17 || (b -= 4 + ns) < 0
-      elsif o_0 != 0
-        p = pos + o_0
-        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 25 && d > 0
-
-      hd, st, o_0, ns = buf.unpack("Q<Q<Vx1V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1292785156109 ? 13 : ((st >> 32) == 301 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 13 && stored <= e - pos && (b -= stored) >= 0
 
@@ -3593,15 +2444,6 @@ module Everything
       value = Base.allocate._fw_set(a_0, a_1)
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 1 > r.end_
-      r.pos = p + 1
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -3665,45 +2507,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 25 && d > 0
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 25 && raw[1] == 302 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 29 && d > 0
 
       st, o_0, ns = buf.unpack("Q<Vx13V", offset: pos)
-      stored = st == 1297080123417 ? 25 : ((st >> 32) == 302 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 25 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_0 == 25
-        return nil if ns > e - pos - 29 || (b -= 4 + ns) < 0
-      elsif o_0 != 0
-        p = pos + o_0
-        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 37 && d > 0
-
-      hd, st, o_0, ns = buf.unpack("Q<Q<Vx13V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1297080123417 ? 25 : ((st >> 32) == 302 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 25 && stored <= e - pos && (b -= stored) >= 0
 
@@ -3754,15 +2562,6 @@ module Everything
       value = Derived.allocate._fw_set(a_0, a_1[0], a_1[1], a_1[2])
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 13 > r.end_
-      r.pos = p + 13
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -3829,45 +2628,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 26 && d > 0
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 26 && raw[1] == 303 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 30 && d > 0
 
       st, o_0, ns = buf.unpack("Q<Vx14V", offset: pos)
-      stored = st == 1301375090714 ? 26 : ((st >> 32) == 303 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 26 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_0 == 26
-        return nil if ns > e - pos - 30 || (b -= 4 + ns) < 0
-      elsif o_0 != 0
-        p = pos + o_0
-        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 38 && d > 0
-
-      hd, st, o_0, ns = buf.unpack("Q<Q<Vx14V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1301375090714 ? 26 : ((st >> 32) == 303 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 26 && stored <= e - pos && (b -= stored) >= 0
 
@@ -3920,15 +2685,6 @@ module Everything
       value = MoreDerived.allocate._fw_set(a_0, a_1[0], a_1[1], a_1[2], a_1[3] != 0)
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 14 > r.end_
-      r.pos = p + 14
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -3987,48 +2743,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d > 0
-        raw = r.buf.unpack("VVVx22C", offset: pos)
-        stored = raw[0]
-        if stored >= 36 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
-          Fastwire.fail!("bad_value", "decimal scale") if raw[3] > 28
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 40 && d > 0
 
       st, o_0, c_2, ns = buf.unpack("Q<Vx22Cx1V", offset: pos)
-      stored = st == 8589934628 ? 36 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 36 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_0 == 36
-        return nil if ns > e - pos - 40 || (b -= 4 + ns) < 0
-      elsif o_0 != 0
-        p = pos + o_0
-        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      return nil if c_2 > 28
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 48 && d > 0
-
-      hd, st, o_0, c_2, ns = buf.unpack("Q<Q<Vx22Cx1V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 8589934628 ? 36 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 36 && stored <= e - pos && (b -= stored) >= 0
 
@@ -4079,17 +2798,6 @@ module Everything
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      buf = r.buf
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 24 > r.end_
-      Fastwire.fail!("bad_value", "decimal scale") if buf.getbyte(p + 22) > 28
-      r.pos = p + 24
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -4110,12 +2818,12 @@ module Everything
       raise Fastwire::EncodeError.new("ExAccount expected, got #{v.class}", "wrong_type") unless v.is_a?(ExAccount)
 
       if root
-        buf << Z_ExAccount_ROOT
+        buf << @zero_root
         pos = buf.bytesize - 33
         vals = [0, 8, 33, 304]
       else
         pos = buf.bytesize
-        buf << Z_ExAccount
+        buf << @zero
         vals = [33, 304]
       end
       x = v.uid
@@ -4133,33 +2841,8 @@ module Everything
       vals << x
       [n1, s1].pack("Va*", buffer: buf)
       vals << Protoex::S_Balance.vput(buf, pos, v.wallet)
-      x = v.asset
-      if x.nil?
-        vals << 0 << 0
-      else
-        at = buf.bytesize
-        buf << "\x04\0\0\0"
-        Protoex::S_Balance.vput(buf, at, x)
-        vals << 1 << (at - pos)
-      end
-      x = v.orders
-      raise Fastwire::EncodeError.new("ExAccount.orders: Array expected", "wrong_type") unless x.is_a?(Array)
-
-      at = buf.bytesize
-      vals << (at - pos)
-      n = x.size
-      if n.zero?
-        buf << "\0\0\0\0"
-      else
-        buf << ("\0" * (4 + (4 * n)))
-        offs = [n]
-        j = 0
-        while j < n
-          offs << Protoex::S_Order.vput(buf, pos, x[j])
-          j += 1
-        end
-        buf[at, 4 + (4 * n)] = offs.pack("V*")
-      end
+      F_ExAccount_asset.vwrite(vals, buf, pos, v.asset)
+      F_ExAccount_orders.vwrite(vals, buf, pos, v.orders)
       x = v.refs
       raise Fastwire.out_of_range("ExAccount.refs", x, "int16") unless x.is_a?(Integer) && x >= -32768 && x <= 32767
 
@@ -4201,75 +2884,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 33 && d > 0
-        raw = r.buf.unpack("VVx4Vx1VCVV", offset: pos)
-        stored = raw[0]
-        if stored >= 33 && raw[1] == 304 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          d -= 1
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 16)
-          Protoex::S_Balance.vverify(r, pos, raw[3], pos + 21, d)
-          Fastwire.vcheck_opt_struct(r, pos, raw[5], pos + 26, Protoex::S_Balance, d) unless raw[4].zero?
-          Fastwire.vcheck_structs(r, pos, raw[6], pos + 30, Protoex::S_Order, d)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 37 && d > 0
 
       st, o_1, o_3, f_4, o_4, o_5, ns = buf.unpack("Q<x4Vx1VCVVx3V", offset: pos)
-      stored = st == 1305670058017 ? 33 : ((st >> 32) == 304 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 33 && stored <= e - pos && (b -= stored) >= 0
-
-      d_ = d - 1
-      if o_1 == 33
-        return nil if ns > e - pos - 37 || (b -= 4 + ns) < 0
-      elsif o_1 != 0
-        p = pos + o_1
-        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      return nil unless (b = Protoex::S_Balance.vok(buf, e, b, pos, o_3, pos + 21, d_))
-
-      if f_4 != 0
-        q_4 = pos + o_4
-        return nil unless q_4 >= pos + 26 && q_4 <= e - 4 && (b -= 4) >= 0
-
-        return nil unless (b = Protoex::S_Balance.vok(buf, e, b, q_4, buf.unpack1("V", offset: q_4), q_4 + 4, d_))
-
-      end
-      if o_5 != 0
-        q_5 = pos + o_5
-        return nil unless q_5 >= pos + 30 && q_5 <= e - 4 && (n_5 = buf.unpack1("V", offset: q_5)) <= (e - q_5 - 4) / 4 && (b -= 4 + (4 * n_5)) >= 0
-
-        if n_5 > 0
-          return nil if d_ < 1
-
-          offs_5 = buf.unpack("V#{n_5}", offset: q_5 + 4)
-          j_5 = 0
-          while j_5 < n_5
-            return nil unless (b = Protoex::S_Order.vok(buf, e, b, pos, offs_5[j_5], q_5 + 8 + (4 * j_5), d_))
-
-            j_5 += 1
-          end
-        end
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 45 && d > 0
-
-      hd, st, o_1, o_3, f_4, o_4, o_5, ns = buf.unpack("Q<Q<x4Vx1VCVVx3V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1305670058017 ? 33 : ((st >> 32) == 304 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 33 && stored <= e - pos && (b -= stored) >= 0
 
@@ -4423,25 +3042,6 @@ module Everything
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      r.pos = p + 4
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 1 > r.end_
-      r.pos = p + 1
-      Protoex::S_Balance.fcheck(r, d)
-      F_ExAccount_asset.fcheck(r, d)
-      F_ExAccount_orders.fcheck(r, d)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 3 > r.end_
-      r.pos = p + 3
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -4509,38 +3109,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
-        raw = r.buf.unpack("VV", offset: pos)
-        stored = raw[0]
-        if stored >= 32 && raw[1] == 305 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 32 && d > 0
 
       st = buf.unpack1("Q<", offset: pos)
-      stored = st == 1309965025312 ? 32 : ((st >> 32) == 305 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 32 && stored <= e - pos && (b -= stored) >= 0
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 40 && d > 0
-
-      hd, st = buf.unpack("Q<Q<")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1309965025312 ? 32 : ((st >> 32) == 305 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 32 && stored <= e - pos && (b -= stored) >= 0
 
@@ -4571,14 +3144,6 @@ module Everything
       value = Ping.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_0[1])
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 24 > r.end_
-      r.pos = p + 24
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -4624,38 +3189,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
-        raw = r.buf.unpack("VV", offset: pos)
-        stored = raw[0]
-        if stored >= 32 && raw[1] == 306 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 32 && d > 0
 
       st = buf.unpack1("Q<", offset: pos)
-      stored = st == 1314259992608 ? 32 : ((st >> 32) == 306 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 32 && stored <= e - pos && (b -= stored) >= 0
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 40 && d > 0
-
-      hd, st = buf.unpack("Q<Q<")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1314259992608 ? 32 : ((st >> 32) == 306 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 32 && stored <= e - pos && (b -= stored) >= 0
 
@@ -4686,14 +3224,6 @@ module Everything
       value = Pong.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_0[1])
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 24 > r.end_
-      r.pos = p + 24
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -4746,45 +3276,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d > 0
-        raw = r.buf.unpack("VVx16V", offset: pos)
-        stored = raw[0]
-        if stored >= 28 && raw[1] == 307 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 28)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 32 && d > 0
 
       st, o_1, ns = buf.unpack("Q<x16VV", offset: pos)
-      stored = st == 1318554959900 ? 28 : ((st >> 32) == 307 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_1 == 28
-        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
-      elsif o_1 != 0
-        p = pos + o_1
-        return nil unless p >= pos + 28 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 40 && d > 0
-
-      hd, st, o_1, ns = buf.unpack("Q<Q<x16VV")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1318554959900 ? 28 : ((st >> 32) == 307 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
 
@@ -4825,15 +3321,6 @@ module Everything
       value = Refused.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_1)
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      r.pos = p + 16
-      Fastwire.fcheck_str(r)
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -4889,45 +3376,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d > 0
-        raw = r.buf.unpack("VVx16V", offset: pos)
-        stored = raw[0]
-        if stored >= 28 && raw[1] == 308 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 28)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 32 && d > 0
 
       st, o_1, ns = buf.unpack("Q<x16VV", offset: pos)
-      stored = st == 1322849927196 ? 28 : ((st >> 32) == 308 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_1 == 28
-        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
-      elsif o_1 != 0
-        p = pos + o_1
-        return nil unless p >= pos + 28 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 40 && d > 0
-
-      hd, st, o_1, ns = buf.unpack("Q<Q<x16VV")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1322849927196 ? 28 : ((st >> 32) == 308 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
 
@@ -4968,15 +3421,6 @@ module Everything
       value = Failure.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_1)
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      r.pos = p + 16
-      Fastwire.fcheck_str(r)
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -5036,45 +3480,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d > 0
-        raw = r.buf.unpack("VVx24V", offset: pos)
-        stored = raw[0]
-        if stored >= 36 && raw[1] == 309 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 36)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 40 && d > 0
 
       st, o_2, ns = buf.unpack("Q<x24VV", offset: pos)
-      stored = st == 1327144894500 ? 36 : ((st >> 32) == 309 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 36 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_2 == 36
-        return nil if ns > e - pos - 40 || (b -= 4 + ns) < 0
-      elsif o_2 != 0
-        p = pos + o_2
-        return nil unless p >= pos + 36 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 48 && d > 0
-
-      hd, st, o_2, ns = buf.unpack("Q<Q<x24VV")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1327144894500 ? 36 : ((st >> 32) == 309 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 36 && stored <= e - pos && (b -= stored) >= 0
 
@@ -5118,15 +3528,6 @@ module Everything
       value = PingRequest.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_0[1], a_2)
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 24 > r.end_
-      r.pos = p + 24
-      Fastwire.fcheck_str(r)
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -5182,45 +3583,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d > 0
-        raw = r.buf.unpack("VVx16V", offset: pos)
-        stored = raw[0]
-        if stored >= 28 && raw[1] == 310 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 28)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 32 && d > 0
 
       st, o_1, ns = buf.unpack("Q<x16VV", offset: pos)
-      stored = st == 1331439861788 ? 28 : ((st >> 32) == 310 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_1 == 28
-        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
-      elsif o_1 != 0
-        p = pos + o_1
-        return nil unless p >= pos + 28 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 40 && d > 0
-
-      hd, st, o_1, ns = buf.unpack("Q<Q<x16VV")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1331439861788 ? 28 : ((st >> 32) == 310 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
 
@@ -5263,15 +3630,6 @@ module Everything
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      r.pos = p + 16
-      Fastwire.fcheck_str(r)
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -5310,38 +3668,11 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 8 && d > 0
-        raw = r.buf.unpack("VV", offset: pos)
-        stored = raw[0]
-        if stored >= 8 && raw[1] == 311 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 8 && d > 0
 
       st = buf.unpack1("Q<", offset: pos)
-      stored = st == 1335734829064 ? 8 : ((st >> 32) == 311 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 8 && stored <= e - pos && (b -= stored) >= 0
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 16 && d > 0
-
-      hd, st = buf.unpack("Q<Q<")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 1335734829064 ? 8 : ((st >> 32) == 311 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 8 && stored <= e - pos && (b -= stored) >= 0
 
@@ -5363,11 +3694,6 @@ module Everything
       value = Empty.allocate._fw_set
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -5577,7 +3903,7 @@ module Everything
   end
 
   # Receives what the everything package's protocol sends (versioned):
-  # override the on_receive_<message> hooks.
+  # override the on_receive_<message>(value) hooks.
   class Receiver < Fastwire::Receiver
     HANDLERS = {
       305 => [PingModel.new, :on_receive_ping],
@@ -5588,27 +3914,7 @@ module Everything
       310 => [NotifyModel.new, :on_receive_notify],
       311 => [EmptyModel.new, :on_receive_empty],
     }.freeze
-
-    # Called for each Ping received.
-    def on_receive_ping(value); end
-
-    # Called for each Pong received.
-    def on_receive_pong(value); end
-
-    # Called for each Refused received.
-    def on_receive_refused(value); end
-
-    # Called for each Failure received.
-    def on_receive_failure(value); end
-
-    # Called for each PingRequest received.
-    def on_receive_ping_request(value); end
-
-    # Called for each Notify received.
-    def on_receive_notify(value); end
-
-    # Called for each Empty received.
-    def on_receive_empty(value); end
+    define_hooks # on_receive_<message>(value): no-ops
   end
 
   # Receives what the everything package's protocol sends (versioned) without
@@ -5623,27 +3929,7 @@ module Everything
       310 => [NotifyModel.new, :on_proxy_notify],
       311 => [EmptyModel.new, :on_proxy_empty],
     }.freeze
-
-    # Called with the bytes of each Ping received.
-    def on_proxy_ping(data); end
-
-    # Called with the bytes of each Pong received.
-    def on_proxy_pong(data); end
-
-    # Called with the bytes of each Refused received.
-    def on_proxy_refused(data); end
-
-    # Called with the bytes of each Failure received.
-    def on_proxy_failure(data); end
-
-    # Called with the bytes of each PingRequest received.
-    def on_proxy_ping_request(data); end
-
-    # Called with the bytes of each Notify received.
-    def on_proxy_notify(data); end
-
-    # Called with the bytes of each Empty received.
-    def on_proxy_empty(data); end
+    define_hooks # on_proxy_<message>(data): no-ops
   end
 
   # Sender and Receiver in one: send_message, receive, and
@@ -5674,7 +3960,7 @@ module Everything
   end
 
   # Receives what the everything package's protocol sends (final):
-  # override the on_receive_<message> hooks.
+  # override the on_receive_<message>(value) hooks.
   class FinalReceiver < Fastwire::FinalReceiver
     HANDLERS = {
       305 => [PingFinalModel.new, :on_receive_ping],
@@ -5685,27 +3971,7 @@ module Everything
       310 => [NotifyFinalModel.new, :on_receive_notify],
       311 => [EmptyFinalModel.new, :on_receive_empty],
     }.freeze
-
-    # Called for each Ping received.
-    def on_receive_ping(value); end
-
-    # Called for each Pong received.
-    def on_receive_pong(value); end
-
-    # Called for each Refused received.
-    def on_receive_refused(value); end
-
-    # Called for each Failure received.
-    def on_receive_failure(value); end
-
-    # Called for each PingRequest received.
-    def on_receive_ping_request(value); end
-
-    # Called for each Notify received.
-    def on_receive_notify(value); end
-
-    # Called for each Empty received.
-    def on_receive_empty(value); end
+    define_hooks # on_receive_<message>(value): no-ops
   end
 
   # Receives what the everything package's protocol sends (final) without
@@ -5720,27 +3986,7 @@ module Everything
       310 => [NotifyFinalModel.new, :on_proxy_notify],
       311 => [EmptyFinalModel.new, :on_proxy_empty],
     }.freeze
-
-    # Called with the bytes of each Ping received.
-    def on_proxy_ping(data); end
-
-    # Called with the bytes of each Pong received.
-    def on_proxy_pong(data); end
-
-    # Called with the bytes of each Refused received.
-    def on_proxy_refused(data); end
-
-    # Called with the bytes of each Failure received.
-    def on_proxy_failure(data); end
-
-    # Called with the bytes of each PingRequest received.
-    def on_proxy_ping_request(data); end
-
-    # Called with the bytes of each Notify received.
-    def on_proxy_notify(data); end
-
-    # Called with the bytes of each Empty received.
-    def on_proxy_empty(data); end
+    define_hooks # on_proxy_<message>(data): no-ops
   end
 
   # FinalSender and FinalReceiver in one: send_message, receive, and

@@ -27,7 +27,8 @@ module Protocol
       @body = body
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@body]
     end
@@ -35,32 +36,6 @@ module Protocol
     def _fw_set(body)
       @body = body
       self
-    end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class && @body == other.body
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @body].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_OrderMessage.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_OrderMessage.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_OrderMessage.from_json(text, limits)
     end
   end
 
@@ -74,7 +49,8 @@ module Protocol
       @body = body
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@body]
     end
@@ -82,32 +58,6 @@ module Protocol
     def _fw_set(body)
       @body = body
       self
-    end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class && @body == other.body
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @body].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_BalanceMessage.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_BalanceMessage.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_BalanceMessage.from_json(text, limits)
     end
   end
 
@@ -121,7 +71,8 @@ module Protocol
       @body = body
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@body]
     end
@@ -129,32 +80,6 @@ module Protocol
     def _fw_set(body)
       @body = body
       self
-    end
-
-    # Equal by every field.
-    def ==(other)
-      other.class == self.class && @body == other.body
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @body].hash
-    end
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_AccountMessage.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_AccountMessage.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_AccountMessage.from_json(text, limits)
     end
   end
 
@@ -170,7 +95,8 @@ module Protocol
     ],
     12,
     "V",
-    []
+    [],
+    nil, true
   )
 
   S_BalanceMessage.define(
@@ -179,7 +105,8 @@ module Protocol
     ],
     12,
     "V",
-    []
+    [],
+    nil, true
   )
 
   S_AccountMessage.define(
@@ -188,17 +115,9 @@ module Protocol
     ],
     12,
     "V",
-    []
+    [],
+    nil, true
   )
-
-  Z_OrderMessage = ("\0" * 12).b.freeze
-  Z_OrderMessage_ROOT = ("\0" * 20).b.freeze
-
-  Z_BalanceMessage = ("\0" * 12).b.freeze
-  Z_BalanceMessage_ROOT = ("\0" * 20).b.freeze
-
-  Z_AccountMessage = ("\0" * 12).b.freeze
-  Z_AccountMessage_ROOT = ("\0" * 20).b.freeze
 
   # OrderMessage: straight-line paths (12-byte body, type 1).
   class << S_OrderMessage
@@ -206,12 +125,12 @@ module Protocol
       raise Fastwire::EncodeError.new("OrderMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(OrderMessage)
 
       if root
-        buf << Z_OrderMessage_ROOT
+        buf << @zero_root
         pos = buf.bytesize - 12
         vals = [0, 8, 12, 1]
       else
         pos = buf.bytesize
-        buf << Z_OrderMessage
+        buf << @zero
         vals = [12, 1]
       end
       vals << Proto::S_Order.vput(buf, pos, v.body)
@@ -241,43 +160,11 @@ module Protocol
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 12 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          d -= 1
-          Proto::S_Order.vverify(r, pos, raw[2], pos + 12, d)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 12 && d > 0
 
       st, o_0 = buf.unpack("Q<V", offset: pos)
-      stored = st == 4294967308 ? 12 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
-
-      d_ = d - 1
-      return nil unless (b = Proto::S_Order.vok(buf, e, b, pos, o_0, pos + 12, d_))
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 20 && d > 0
-
-      hd, st, o_0 = buf.unpack("Q<Q<V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 4294967308 ? 12 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
 
@@ -313,13 +200,6 @@ module Protocol
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
-      Proto::S_Order.fcheck(r, d)
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -336,12 +216,12 @@ module Protocol
       raise Fastwire::EncodeError.new("BalanceMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(BalanceMessage)
 
       if root
-        buf << Z_BalanceMessage_ROOT
+        buf << @zero_root
         pos = buf.bytesize - 12
         vals = [0, 8, 12, 2]
       else
         pos = buf.bytesize
-        buf << Z_BalanceMessage
+        buf << @zero
         vals = [12, 2]
       end
       vals << Proto::S_Balance.vput(buf, pos, v.body)
@@ -371,43 +251,11 @@ module Protocol
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 12 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          d -= 1
-          Proto::S_Balance.vverify(r, pos, raw[2], pos + 12, d)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 12 && d > 0
 
       st, o_0 = buf.unpack("Q<V", offset: pos)
-      stored = st == 8589934604 ? 12 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
-
-      d_ = d - 1
-      return nil unless (b = Proto::S_Balance.vok(buf, e, b, pos, o_0, pos + 12, d_))
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 20 && d > 0
-
-      hd, st, o_0 = buf.unpack("Q<Q<V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 8589934604 ? 12 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
 
@@ -443,13 +291,6 @@ module Protocol
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
-      Proto::S_Balance.fcheck(r, d)
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -466,12 +307,12 @@ module Protocol
       raise Fastwire::EncodeError.new("AccountMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(AccountMessage)
 
       if root
-        buf << Z_AccountMessage_ROOT
+        buf << @zero_root
         pos = buf.bytesize - 12
         vals = [0, 8, 12, 3]
       else
         pos = buf.bytesize
-        buf << Z_AccountMessage
+        buf << @zero
         vals = [12, 3]
       end
       vals << Proto::S_Account.vput(buf, pos, v.body)
@@ -501,43 +342,11 @@ module Protocol
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 12 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          d -= 1
-          Proto::S_Account.vverify(r, pos, raw[2], pos + 12, d)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 12 && d > 0
 
       st, o_0 = buf.unpack("Q<V", offset: pos)
-      stored = st == 12884901900 ? 12 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
-
-      d_ = d - 1
-      return nil unless (b = Proto::S_Account.vok(buf, e, b, pos, o_0, pos + 12, d_))
-
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 20 && d > 0
-
-      hd, st, o_0 = buf.unpack("Q<Q<V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 12884901900 ? 12 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
 
@@ -571,13 +380,6 @@ module Protocol
       value = AccountMessage.allocate._fw_set(a_0)
       r.pos = p
       value
-    end
-
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
-      Proto::S_Account.fcheck(r, d)
-      nil
     end
 
     def fok(r, buf, p, e, d)
@@ -631,22 +433,14 @@ module Protocol
   end
 
   # Receives what the protocol package's protocol sends (versioned):
-  # override the on_receive_<message> hooks.
+  # override the on_receive_<message>(value) hooks.
   class Receiver < Fastwire::Receiver
     HANDLERS = {
       1 => [OrderMessageModel.new, :on_receive_order_message],
       2 => [BalanceMessageModel.new, :on_receive_balance_message],
       3 => [AccountMessageModel.new, :on_receive_account_message],
     }.freeze
-
-    # Called for each OrderMessage received.
-    def on_receive_order_message(value); end
-
-    # Called for each BalanceMessage received.
-    def on_receive_balance_message(value); end
-
-    # Called for each AccountMessage received.
-    def on_receive_account_message(value); end
+    define_hooks # on_receive_<message>(value): no-ops
   end
 
   # Receives what the protocol package's protocol sends (versioned) without
@@ -657,15 +451,7 @@ module Protocol
       2 => [BalanceMessageModel.new, :on_proxy_balance_message],
       3 => [AccountMessageModel.new, :on_proxy_account_message],
     }.freeze
-
-    # Called with the bytes of each OrderMessage received.
-    def on_proxy_order_message(data); end
-
-    # Called with the bytes of each BalanceMessage received.
-    def on_proxy_balance_message(data); end
-
-    # Called with the bytes of each AccountMessage received.
-    def on_proxy_account_message(data); end
+    define_hooks # on_proxy_<message>(data): no-ops
   end
 
   # Sender and Receiver in one: send_message, receive, and
@@ -686,22 +472,14 @@ module Protocol
   end
 
   # Receives what the protocol package's protocol sends (final):
-  # override the on_receive_<message> hooks.
+  # override the on_receive_<message>(value) hooks.
   class FinalReceiver < Fastwire::FinalReceiver
     HANDLERS = {
       1 => [OrderMessageFinalModel.new, :on_receive_order_message],
       2 => [BalanceMessageFinalModel.new, :on_receive_balance_message],
       3 => [AccountMessageFinalModel.new, :on_receive_account_message],
     }.freeze
-
-    # Called for each OrderMessage received.
-    def on_receive_order_message(value); end
-
-    # Called for each BalanceMessage received.
-    def on_receive_balance_message(value); end
-
-    # Called for each AccountMessage received.
-    def on_receive_account_message(value); end
+    define_hooks # on_receive_<message>(value): no-ops
   end
 
   # Receives what the protocol package's protocol sends (final) without
@@ -712,15 +490,7 @@ module Protocol
       2 => [BalanceMessageFinalModel.new, :on_proxy_balance_message],
       3 => [AccountMessageFinalModel.new, :on_proxy_account_message],
     }.freeze
-
-    # Called with the bytes of each OrderMessage received.
-    def on_proxy_order_message(data); end
-
-    # Called with the bytes of each BalanceMessage received.
-    def on_proxy_balance_message(data); end
-
-    # Called with the bytes of each AccountMessage received.
-    def on_proxy_account_message(data); end
+    define_hooks # on_proxy_<message>(data): no-ops
   end
 
   # FinalSender and FinalReceiver in one: send_message, receive, and

@@ -63,7 +63,8 @@ module Protoex
       @sl = sl
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@uid, @symbol, @side, @type, @price, @volume, @tp, @sl]
     end
@@ -78,40 +79,6 @@ module Protoex
       @tp = tp
       @sl = sl
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @uid == other.uid
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @uid].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@uid] <=> [other.uid]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Order.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Order.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Order.from_json(text, limits)
     end
   end
 
@@ -129,7 +96,8 @@ module Protoex
       @locked = locked
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@currency, @amount, @locked]
     end
@@ -139,40 +107,6 @@ module Protoex
       @amount = amount
       @locked = locked
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @currency == other.currency
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @currency].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@currency] <=> [other.currency]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Balance.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Balance.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Balance.from_json(text, limits)
     end
   end
 
@@ -196,7 +130,8 @@ module Protoex
       @orders = orders
     end
 
-    # The fields in declaration order (the codecs' view).
+    # The fields in declaration order (the codecs' view; S_<Struct>.define gives the
+    # class ==, hash, to_s and JSON).
     def _fw_values
       [@uid, @name, @state, @wallet, @asset, @orders]
     end
@@ -209,40 +144,6 @@ module Protoex
       @asset = asset
       @orders = orders
       self
-    end
-
-    # Equal by its [key] fields.
-    def ==(other)
-      other.class == self.class && @uid == other.uid
-    end
-    alias eql? ==
-
-    def hash
-      [self.class, @uid].hash
-    end
-
-    # Ordered by its [key] fields.
-    def <=>(other)
-      return nil unless other.class == self.class
-
-      [@uid] <=> [other.uid]
-    end
-    include Comparable
-
-    # As the C++ printout: Name(field=value,...).
-    def to_s
-      S_Account.text(self)
-    end
-    alias inspect to_s
-
-    # This value as compact JSON text.
-    def to_json(*_args)
-      S_Account.dump_json(self)
-    end
-
-    # A value from JSON text; raises Fastwire::DecodeError.
-    def self.from_json(text, limits = nil)
-      S_Account.from_json(text, limits)
     end
   end
 
@@ -268,7 +169,8 @@ module Protoex
     ],
     50,
     "l<VCCEEEE",
-    [[0, 1, "l<"], [2, 6, "CCEEEE"]]
+    [[0, 1, "l<"], [2, 6, "CCEEEE"]],
+    [0], true
   )
 
   S_Balance.define(
@@ -279,7 +181,8 @@ module Protoex
     ],
     28,
     "VEE",
-    [[1, 2, "EE"]]
+    [[1, 2, "EE"]],
+    [0], true
   )
 
   F_Account_asset = Fastwire.optional(S_Balance)
@@ -295,11 +198,9 @@ module Protoex
     ],
     30,
     "l<VCVCVV",
-    [[0, 1, "l<"], [2, 1, "C"]]
+    [[0, 1, "l<"], [2, 1, "C"]],
+    [0], true
   )
-
-  Z_Account = ("\0" * 30).b.freeze
-  Z_Account_ROOT = ("\0" * 38).b.freeze
   VF_Account_orders = Fastwire.vector_formats("VVl<VCCEEEEVa*")
 
   # Order: straight-line paths (50-byte body, type 1).
@@ -366,45 +267,11 @@ module Protoex
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 50 && d > 0
-        raw = r.buf.unpack("VVx4V", offset: pos)
-        stored = raw[0]
-        if stored >= 50 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 16)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 54 && d > 0
 
       st, o_1, ns = buf.unpack("Q<x4Vx34V", offset: pos)
-      stored = st == 4294967346 ? 50 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 50 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_1 == 50
-        return nil if ns > e - pos - 54 || (b -= 4 + ns) < 0
-      elsif o_1 != 0
-        p = pos + o_1
-        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 62 && d > 0
-
-      hd, st, o_1, ns = buf.unpack("Q<Q<x4Vx34V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 4294967346 ? 50 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 50 && stored <= e - pos && (b -= stored) >= 0
 
@@ -466,18 +333,6 @@ module Protoex
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      r.pos = p + 4
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 34 > r.end_
-      r.pos = p + 34
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -534,45 +389,11 @@ module Protoex
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d > 0
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 28 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 32 && d > 0
 
       st, o_0, ns = buf.unpack("Q<Vx16V", offset: pos)
-      stored = st == 8589934620 ? 28 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
-
-      if o_0 == 28
-        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
-      elsif o_0 != 0
-        p = pos + o_0
-        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 40 && d > 0
-
-      hd, st, o_0, ns = buf.unpack("Q<Q<Vx16V")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 8589934620 ? 28 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
 
@@ -621,15 +442,6 @@ module Protoex
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      r.pos = p + 16
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -646,12 +458,12 @@ module Protoex
       raise Fastwire::EncodeError.new("Account expected, got #{v.class}", "wrong_type") unless v.is_a?(Account)
 
       if root
-        buf << Z_Account_ROOT
+        buf << @zero_root
         pos = buf.bytesize - 30
         vals = [0, 8, 30, 3]
       else
         pos = buf.bytesize
-        buf << Z_Account
+        buf << @zero
         vals = [30, 3]
       end
       x = v.uid
@@ -773,110 +585,11 @@ module Protoex
       super # an older version, or an error: the checked walk says which
     end
 
-    def vverify(r, base, off, slot_end, d)
-      pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d > 0
-        raw = r.buf.unpack("VVx4Vx1VCVV", offset: pos)
-        stored = raw[0]
-        if stored >= 30 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
-          r.budget = budget
-          d -= 1
-          Fastwire.vcheck_str(r, pos, raw[2], pos + 16)
-          S_Balance.vverify(r, pos, raw[3], pos + 21, d)
-          Fastwire.vcheck_opt_struct(r, pos, raw[5], pos + 26, S_Balance, d) unless raw[4].zero?
-          Fastwire.vcheck_structs(r, pos, raw[6], pos + 30, S_Order, d)
-          return
-        end
-      end
-      super # an older version, or an error: the checked walk says which
-    end
-
     def vok(buf, e, b, base, off, slot_end, d)
       pos = base + off
       return nil unless pos >= slot_end && pos <= e - 34 && d > 0
 
       st, o_1, o_3, f_4, o_4, o_5, ns = buf.unpack("Q<x4Vx1VCVVV", offset: pos)
-      stored = st == 12884901918 ? 30 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
-      return nil unless stored >= 30 && stored <= e - pos && (b -= stored) >= 0
-
-      d_ = d - 1
-      if o_1 == 30
-        return nil if ns > e - pos - 34 || (b -= 4 + ns) < 0
-      elsif o_1 != 0
-        p = pos + o_1
-        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      pos1 = pos + o_3
-      return nil unless pos1 >= pos + 21 && pos1 <= e - 32 && d_ > 0
-
-      st1, o1_0, ns1 = buf.unpack("Q<Vx16V", offset: pos1)
-      stored1 = st1 == 8589934620 ? 28 : ((st1 >> 32) == 2 ? st1 & 0xFFFFFFFF : 0)
-      return nil unless stored1 >= 28 && stored1 <= e - pos1 && (b -= stored1) >= 0
-
-      if o1_0 == 28
-        return nil if ns1 > e - pos1 - 32 || (b -= 4 + ns1) < 0
-      elsif o1_0 != 0
-        p = pos1 + o1_0
-        return nil unless p >= pos1 + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-      end
-      if f_4 != 0
-        q_4 = pos + o_4
-        return nil unless q_4 >= pos + 26 && q_4 <= e - 4 && (b -= 4) >= 0
-
-        off2 = buf.unpack1("V", offset: q_4)
-        pos2 = q_4 + off2
-        return nil unless pos2 >= q_4 + 4 && pos2 <= e - 32 && d_ > 0
-
-        st2, o2_0, ns2 = buf.unpack("Q<Vx16V", offset: pos2)
-        stored2 = st2 == 8589934620 ? 28 : ((st2 >> 32) == 2 ? st2 & 0xFFFFFFFF : 0)
-        return nil unless stored2 >= 28 && stored2 <= e - pos2 && (b -= stored2) >= 0
-
-        if o2_0 == 28
-          return nil if ns2 > e - pos2 - 32 || (b -= 4 + ns2) < 0
-        elsif o2_0 != 0
-          p = pos2 + o2_0
-          return nil unless p >= pos2 + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-        end
-      end
-      if o_5 != 0
-        q_5 = pos + o_5
-        return nil unless q_5 >= pos + 30 && q_5 <= e - 4 && (n_5 = buf.unpack1("V", offset: q_5)) <= (e - q_5 - 4) / 4 && (b -= 4 + (4 * n_5)) >= 0
-
-        if n_5 > 0
-          return nil if d_ < 1
-
-          offs_5 = buf.unpack("V#{n_5}", offset: q_5 + 4)
-          j_5 = 0
-          while j_5 < n_5
-            off3 = offs_5[j_5]
-            pos3 = pos + off3
-            return nil unless pos3 >= q_5 + 8 + (4 * j_5) && pos3 <= e - 54
-
-            st3, o3_1, ns3 = buf.unpack("Q<x4Vx34V", offset: pos3)
-            stored3 = st3 == 4294967346 ? 50 : ((st3 >> 32) == 1 ? st3 & 0xFFFFFFFF : 0)
-            return nil unless stored3 >= 50 && stored3 <= e - pos3 && (b -= stored3) >= 0
-
-            if o3_1 == 50
-              return nil if ns3 > e - pos3 - 54 || (b -= 4 + ns3) < 0
-            elsif o3_1 != 0
-              p = pos3 + o3_1
-              return nil unless p >= pos3 + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
-            end
-            j_5 += 1
-          end
-        end
-      end
-      b
-    end
-
-    def vroot(buf, e, d)
-      b = e - 8
-      return nil unless e >= 42 && d > 0
-
-      hd, st, o_1, o_3, f_4, o_4, o_5, ns = buf.unpack("Q<Q<x4Vx1VCVVV")
-      return nil unless hd == e + 34359738368
-
-      pos = 8
       stored = st == 12884901918 ? 30 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
       return nil unless stored >= 30 && stored <= e - pos && (b -= stored) >= 0
 
@@ -1119,22 +832,6 @@ module Protoex
       value
     end
 
-    def fcheck(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      r.pos = p + 4
-      Fastwire.fcheck_str(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 1 > r.end_
-      r.pos = p + 1
-      S_Balance.fcheck(r, d)
-      F_Account_asset.fcheck(r, d)
-      F_Account_orders.fcheck(r, d)
-      nil
-    end
-
     def fok(r, buf, p, e, d)
       return nil if d < 1
 
@@ -1207,22 +904,14 @@ module Protoex
   end
 
   # Receives what the protoex package's protocol sends (versioned):
-  # override the on_receive_<message> hooks.
+  # override the on_receive_<message>(value) hooks.
   class Receiver < Fastwire::Receiver
     HANDLERS = {
       1 => [OrderModel.new, :on_receive_order],
       2 => [BalanceModel.new, :on_receive_balance],
       3 => [AccountModel.new, :on_receive_account],
     }.freeze
-
-    # Called for each Order received.
-    def on_receive_order(value); end
-
-    # Called for each Balance received.
-    def on_receive_balance(value); end
-
-    # Called for each Account received.
-    def on_receive_account(value); end
+    define_hooks # on_receive_<message>(value): no-ops
   end
 
   # Receives what the protoex package's protocol sends (versioned) without
@@ -1233,15 +922,7 @@ module Protoex
       2 => [BalanceModel.new, :on_proxy_balance],
       3 => [AccountModel.new, :on_proxy_account],
     }.freeze
-
-    # Called with the bytes of each Order received.
-    def on_proxy_order(data); end
-
-    # Called with the bytes of each Balance received.
-    def on_proxy_balance(data); end
-
-    # Called with the bytes of each Account received.
-    def on_proxy_account(data); end
+    define_hooks # on_proxy_<message>(data): no-ops
   end
 
   # Sender and Receiver in one: send_message, receive, and
@@ -1262,22 +943,14 @@ module Protoex
   end
 
   # Receives what the protoex package's protocol sends (final):
-  # override the on_receive_<message> hooks.
+  # override the on_receive_<message>(value) hooks.
   class FinalReceiver < Fastwire::FinalReceiver
     HANDLERS = {
       1 => [OrderFinalModel.new, :on_receive_order],
       2 => [BalanceFinalModel.new, :on_receive_balance],
       3 => [AccountFinalModel.new, :on_receive_account],
     }.freeze
-
-    # Called for each Order received.
-    def on_receive_order(value); end
-
-    # Called for each Balance received.
-    def on_receive_balance(value); end
-
-    # Called for each Account received.
-    def on_receive_account(value); end
+    define_hooks # on_receive_<message>(value): no-ops
   end
 
   # Receives what the protoex package's protocol sends (final) without
@@ -1288,15 +961,7 @@ module Protoex
       2 => [BalanceFinalModel.new, :on_proxy_balance],
       3 => [AccountFinalModel.new, :on_proxy_account],
     }.freeze
-
-    # Called with the bytes of each Order received.
-    def on_proxy_order(data); end
-
-    # Called with the bytes of each Balance received.
-    def on_proxy_balance(data); end
-
-    # Called with the bytes of each Account received.
-    def on_proxy_account(data); end
+    define_hooks # on_proxy_<message>(data): no-ops
   end
 
   # FinalSender and FinalReceiver in one: send_message, receive, and
