@@ -4,6 +4,8 @@ their field tables, and the root models."""
 from __future__ import annotations
 
 import os
+import re
+from typing import Callable, List
 
 from ... import __version__, ir
 from ..common import docs, naming
@@ -99,30 +101,60 @@ def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
         p.value("if (init !== undefined) Object.assign(this, init);")
         p.outdent()
         p.value("}")
-    other = f"other: {name}" if mode != "js" else "other"
-    method(p, mode, f"equals({other})", ": boolean", f"return {name}Codec.equals(this, other);",
+    method(p, mode, f"equals(other: {name})", ": boolean", f"return {name}Codec.equals(this, other);",
            "By the schema's equality: the [key] fields, else every field.")
     method(p, mode, "toString()", ": string", f"return rt.text({name}Codec, this);",
            "The printout, as C++'s operator<< writes it.")
     if g.options.json:
         method(p, mode, "toJson()", ": string", f"return {name}Codec.toJson(this);",
                "fastwire's JSON text of the value.")
-        args = "text: string | Uint8Array, limits?: rt.Limits" if mode != "js" else "text, limits"
-        method(p, mode, f"static fromJson({args})", f": {name}",
+        method(p, mode, "static fromJson(text: string | Uint8Array, limits?: rt.Limits)", f": {name}",
                f"return rt.fromJson({name}Codec, text, limits);",
                "A value from JSON text; throws rt.DecodeError.")
     p.outdent()
     p.value("}")
 
 
+def untyped(mode: str, text: str) -> str:
+    """A signature or class head written in TypeScript, without its types in JavaScript."""
+    return text if mode != "js" else UNTYPE.sub("", text)
+
+
+# what JavaScript drops: a parameter's type (and ?), a generic's arguments
+UNTYPE = re.compile(r"\??: [^,)]+|<.*>")
+
+
 def method(p: Printer, mode: str, sig: str, ret: str, body: str, doc: str) -> None:
+    """A method `sig` (in TypeScript) returning `ret` whose body is the line `body`."""
     p.value(f"/** {doc} */")
     if mode == "dts":
         p.value(f"{sig}{ret};")
         return
-    p.value(f"{sig}{ret if mode == 'ts' else ''} {{")
+    p.value(f"{untyped(mode, sig)}{ret if mode == 'ts' else ''} {{")
     p.indent()
     p.value(body)
+    p.outdent()
+    p.value("}")
+
+
+def klass(p: Printer, mode: str, doc: str, head: str, params: str, body: List[str],
+          members: Callable[[], None] = lambda: None) -> None:
+    """An exported class `head` (in TypeScript) whose constructor of `params` runs `body`,
+    then what `members` writes."""
+    p.value("")
+    p.value(f"/** {doc} */")
+    p.value(f"export {'declare ' if mode == 'dts' else ''}class {untyped(mode, head)} {{")
+    p.indent()
+    if mode == "dts":
+        p.value(f"constructor({params});")
+    else:
+        p.value(f"constructor({untyped(mode, params)}) {{")
+        p.indent()
+        for line in body:
+            p.value(line)
+        p.outdent()
+        p.value("}")
+    members()
     p.outdent()
     p.value("}")
 
@@ -182,23 +214,6 @@ def emit_models(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     name = g.local(s.name)
     kinds = [("Model", "versioned")] + ([("FinalModel", "final")] if g.options.final else [])
     for kind, what in kinds:
-        p.value("")
-        p.value(f"/** {s.qualified_name} as one root model in the {what} format. */")
-        if mode == "dts":
-            p.value(f"export declare class {name}{kind} extends rt.{kind}<{name}> {{")
-            p.indent()
-            p.value("constructor(limits?: rt.Limits);")
-            p.outdent()
-            p.value("}")
-            continue
-        gen = f"<{name}>" if mode == "ts" else ""
-        arg = "limits?: rt.Limits" if mode == "ts" else "limits"
-        p.value(f"export class {name}{kind} extends rt.{kind}{gen} {{")
-        p.indent()
-        p.value(f"constructor({arg}) {{")
-        p.indent()
-        p.value(f"super({name}Codec, limits);")
-        p.outdent()
-        p.value("}")
-        p.outdent()
-        p.value("}")
+        klass(p, mode, f"{s.qualified_name} as one root model in the {what} format.",
+              f"{name}{kind} extends rt.{kind}<{name}>", "limits?: rt.Limits",
+              [f"super({name}Codec, limits);"])
