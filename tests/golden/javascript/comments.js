@@ -99,8 +99,6 @@ ClosersCodec.getAt = (r, base, off, slotEnd, d) => {
     v.z = _F_Closers[2].vget(r, at + 16, at, d - 1);
     return v;
 };
-ClosersCodec.vget = (r, pos, base, d) => ClosersCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-ClosersCodec.vcheck = (r, pos, base, d) => ClosersCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 ClosersCodec.checkAt = (r, base, off, slotEnd, d) => {
     const end = r.end;
     const at = base + off;
@@ -112,26 +110,8 @@ ClosersCodec.checkAt = (r, base, off, slotEnd, d) => {
     }
     r.budget -= stored;
     if (stored < 20) return ClosersCodec.checkOlder(r, at, stored, d);
-    {
-        const o = dv.getUint32(at + 12, true);
-        if (o !== 0) {
-            const q = at + o;
-            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
-            const n = dv.getUint32(q, true) + 4;
-            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
-            r.budget -= n;
-        }
-    }
-    {
-        const o = dv.getUint32(at + 16, true);
-        if (o !== 0) {
-            const q = at + o;
-            if (q < at + 20 || q + 4 > end) rt.vblock(r, at, o, at + 20);
-            const n = dv.getUint32(q, true) + 4;
-            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 20);
-            r.budget -= n;
-        }
-    }
+    rt.vcheckText(r, at + 12, at);
+    rt.vcheckText(r, at + 16, at);
 };
 ClosersCodec.fput = (w, v) => {
     w.ensure(4);
@@ -159,23 +139,10 @@ ClosersCodec.fget = (r, d) => {
 ClosersCodec.fskip = (r, p, d) => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
+    p = rt.fskipText(r, p);
     return p;
 };
 ClosersCodec.fcheck = (r, d) => {
@@ -209,8 +176,6 @@ NoteCodec.getAt = (r, base, off, slotEnd, d) => {
     v.escapes = dv.getInt32(at + 16, true);
     return v;
 };
-NoteCodec.vget = (r, pos, base, d) => NoteCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-NoteCodec.vcheck = (r, pos, base, d) => NoteCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 NoteCodec.checkAt = (r, base, off, slotEnd, d) => {
     const end = r.end;
     const at = base + off;

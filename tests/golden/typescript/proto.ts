@@ -174,10 +174,6 @@ OrderCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d:
     v.volume = dv.getFloat64(at + 26, true);
     return v;
 };
-OrderCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Order =>
-    OrderCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-OrderCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    OrderCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -189,16 +185,7 @@ OrderCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     }
     r.budget -= stored;
     if (stored < 34) return OrderCodec.checkOlder(r, at, stored, d);
-    {
-        const o = dv.getUint32(at + 12, true);
-        if (o !== 0) {
-            const q = at + o;
-            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
-            const n = dv.getUint32(q, true) + 4;
-            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
-            r.budget -= n;
-        }
-    }
+    rt.vcheckText(r, at + 12, at);
 };
 OrderCodec.fput = (w: rt.Writer, v: Order): void => {
     w.ensure(4);
@@ -242,16 +229,9 @@ OrderCodec.fget = (r: rt.Reader, d: number): Order => {
 OrderCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (18 > end - p) rt.fail("truncated");
     p += 18;
     return p;
@@ -283,10 +263,6 @@ BalanceCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.amount = dv.getFloat64(at + 12, true);
     return v;
 };
-BalanceCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Balance =>
-    BalanceCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-BalanceCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    BalanceCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -298,16 +274,7 @@ BalanceCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     }
     r.budget -= stored;
     if (stored < 20) return BalanceCodec.checkOlder(r, at, stored, d);
-    {
-        const o = dv.getUint32(at + 8, true);
-        if (o !== 0) {
-            const q = at + o;
-            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
-            const n = dv.getUint32(q, true) + 4;
-            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
-            r.budget -= n;
-        }
-    }
+    rt.vcheckText(r, at + 8, at);
 };
 BalanceCodec.fput = (w: rt.Writer, v: Balance): void => {
     _F_Balance[0]!.fput(w, v.currency);
@@ -333,14 +300,7 @@ BalanceCodec.fget = (r: rt.Reader, d: number): Balance => {
 BalanceCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (8 > end - p) rt.fail("truncated");
     p += 8;
     return p;
@@ -400,10 +360,6 @@ AccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     }
     return v;
 };
-AccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Account =>
-    AccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-AccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    AccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -415,16 +371,7 @@ AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     }
     r.budget -= stored;
     if (stored < 30) return AccountCodec.checkOlder(r, at, stored, d);
-    {
-        const o = dv.getUint32(at + 12, true);
-        if (o !== 0) {
-            const q = at + o;
-            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
-            const n = dv.getUint32(q, true) + 4;
-            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
-            r.budget -= n;
-        }
-    }
+    rt.vcheckText(r, at + 12, at);
     BalanceCodec.checkAt(r, at, dv.getUint32(at + 17, true), at + 21, d - 1);
     if (r.buf[at + 21] !== 0) {
         const b = rt.voptional(r, at, at + 21, 4);
@@ -490,26 +437,17 @@ AccountCodec.fget = (r: rt.Reader, d: number): Account => {
 AccountCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (1 > end - p) rt.fail("truncated");
     p += 1;
     p = BalanceCodec.fskip(r, p, d - 1);
     if (1 > end - p) rt.fail("truncated");
     if (r.buf[p++] !== 0) p = BalanceCodec.fskip(r, p, d - 1);
     {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
+        const n = rt.fcountAt(r, p, 26);
         p += 4;
-        if (n * 26 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
             p = OrderCodec.fskip(r, p, d - 1);
         }

@@ -191,10 +191,6 @@ OrderCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d:
     v.sl = dv.getFloat64(at + 42, true);
     return v;
 };
-OrderCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Order =>
-    OrderCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-OrderCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    OrderCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -206,16 +202,7 @@ OrderCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     }
     r.budget -= stored;
     if (stored < 50) return OrderCodec.checkOlder(r, at, stored, d);
-    {
-        const o = dv.getUint32(at + 12, true);
-        if (o !== 0) {
-            const q = at + o;
-            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
-            const n = dv.getUint32(q, true) + 4;
-            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
-            r.budget -= n;
-        }
-    }
+    rt.vcheckText(r, at + 12, at);
 };
 OrderCodec.fput = (w: rt.Writer, v: Order): void => {
     w.ensure(4);
@@ -263,16 +250,9 @@ OrderCodec.fget = (r: rt.Reader, d: number): Order => {
 OrderCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (34 > end - p) rt.fail("truncated");
     p += 34;
     return p;
@@ -307,10 +287,6 @@ BalanceCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.locked = dv.getFloat64(at + 20, true);
     return v;
 };
-BalanceCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Balance =>
-    BalanceCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-BalanceCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    BalanceCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -322,16 +298,7 @@ BalanceCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     }
     r.budget -= stored;
     if (stored < 28) return BalanceCodec.checkOlder(r, at, stored, d);
-    {
-        const o = dv.getUint32(at + 8, true);
-        if (o !== 0) {
-            const q = at + o;
-            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
-            const n = dv.getUint32(q, true) + 4;
-            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
-            r.budget -= n;
-        }
-    }
+    rt.vcheckText(r, at + 8, at);
 };
 BalanceCodec.fput = (w: rt.Writer, v: Balance): void => {
     _F_Balance[0]!.fput(w, v.currency);
@@ -359,14 +326,7 @@ BalanceCodec.fget = (r: rt.Reader, d: number): Balance => {
 BalanceCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (16 > end - p) rt.fail("truncated");
     p += 16;
     return p;
@@ -426,10 +386,6 @@ AccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     }
     return v;
 };
-AccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Account =>
-    AccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-AccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    AccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -441,16 +397,7 @@ AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     }
     r.budget -= stored;
     if (stored < 30) return AccountCodec.checkOlder(r, at, stored, d);
-    {
-        const o = dv.getUint32(at + 12, true);
-        if (o !== 0) {
-            const q = at + o;
-            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
-            const n = dv.getUint32(q, true) + 4;
-            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
-            r.budget -= n;
-        }
-    }
+    rt.vcheckText(r, at + 12, at);
     BalanceCodec.checkAt(r, at, dv.getUint32(at + 17, true), at + 21, d - 1);
     if (r.buf[at + 21] !== 0) {
         const b = rt.voptional(r, at, at + 21, 4);
@@ -516,26 +463,17 @@ AccountCodec.fget = (r: rt.Reader, d: number): Account => {
 AccountCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (1 > end - p) rt.fail("truncated");
     p += 1;
     p = BalanceCodec.fskip(r, p, d - 1);
     if (1 > end - p) rt.fail("truncated");
     if (r.buf[p++] !== 0) p = BalanceCodec.fskip(r, p, d - 1);
     {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
+        const n = rt.fcountAt(r, p, 42);
         p += 4;
-        if (n * 42 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
             p = OrderCodec.fskip(r, p, d - 1);
         }

@@ -43,14 +43,14 @@ def emit_protocol(g: Scope, p: Printer, mode: str) -> None:
                 p.outdent()
                 p.value("}")
 
-        klass(p, mode, f"Sends {what} ({fmt}): its messages, or its structs when it declares none.",
+        klass(p, mode, f"/** Sends {what} ({fmt}): its messages, or its structs when it declares none. */",
               f"{prefix}Sender extends rt.Sender", "",
               [f"super({final});"] + [f"this.register({n}, new {n}{model}());" for n, _, _ in hooks])
-        klass(p, mode, f"Receives {what} ({fmt}): override the on<Message> hooks.",
+        klass(p, mode, f"/** Receives {what} ({fmt}): override the on<Message> hooks. */",
               f"{prefix}Receiver extends rt.Receiver", "limits?: rt.Limits",
               [f"super({final}, limits);"] + [f"this.handle(new {n}{model}(this.limits), (v) => this.{hook}(v));"
                                               for n, hook, _ in hooks], on_hooks)
-        klass(p, mode, f"A {prefix}Sender and a {prefix}Receiver with requests matched to their responses.",
+        klass(p, mode, f"/** A {prefix}Sender and a {prefix}Receiver with requests matched to their responses. */",
               f"{prefix}Client extends rt.Client<{prefix}Sender, {prefix}Receiver>",
               f"receiver?: {prefix}Receiver",
               [f"super(new {prefix}Sender(), receiver ?? new {prefix}Receiver(), "
