@@ -165,7 +165,16 @@ OrderCodec.checkAt = (r, base, off, slotEnd, d) => {
     }
     r.budget -= stored;
     if (stored < 34) return OrderCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 12, at);
+    {
+        const o = dv.getUint32(at + 12, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
+            r.budget -= n;
+        }
+    }
 };
 OrderCodec.fput = (w, v) => {
     w.ensure(4);
@@ -254,7 +263,16 @@ BalanceCodec.checkAt = (r, base, off, slotEnd, d) => {
     }
     r.budget -= stored;
     if (stored < 20) return BalanceCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 8, at);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
 };
 BalanceCodec.fput = (w, v) => {
     _F_Balance[0].fput(w, v.currency);
@@ -351,7 +369,16 @@ AccountCodec.checkAt = (r, base, off, slotEnd, d) => {
     }
     r.budget -= stored;
     if (stored < 30) return AccountCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 12, at);
+    {
+        const o = dv.getUint32(at + 12, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
+            r.budget -= n;
+        }
+    }
     BalanceCodec.checkAt(r, at, dv.getUint32(at + 17, true), at + 21, d - 1);
     if (r.buf[at + 21] !== 0) {
         const b = rt.voptional(r, at, at + 21, 4);

@@ -125,8 +125,26 @@ ClosersCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     }
     r.budget -= stored;
     if (stored < 20) return ClosersCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 12, at);
-    rt.vcheckText(r, at + 16, at);
+    {
+        const o = dv.getUint32(at + 12, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
+            r.budget -= n;
+        }
+    }
+    {
+        const o = dv.getUint32(at + 16, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 20 || q + 4 > end) rt.vblock(r, at, o, at + 20);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 20);
+            r.budget -= n;
+        }
+    }
 };
 ClosersCodec.fput = (w: rt.Writer, v: Closers): void => {
     w.ensure(4);

@@ -1050,9 +1050,36 @@ PrimitivesCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: num
     r.budget -= stored;
     if (stored < 177) return PrimitivesCodec.checkOlder(r, at, stored, d);
     if (r.buf[at + 71]! > 28) rt.DECIMAL.vcheck(r, at + 57, at, d);
-    rt.vcheckText(r, at + 73, at);
-    rt.vcheckText(r, at + 77, at);
-    rt.vcheckText(r, at + 169, at);
+    {
+        const o = dv.getUint32(at + 73, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 77 || q + 4 > end) rt.vblock(r, at, o, at + 77);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 77);
+            r.budget -= n;
+        }
+    }
+    {
+        const o = dv.getUint32(at + 77, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 81 || q + 4 > end) rt.vblock(r, at, o, at + 81);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 81);
+            r.budget -= n;
+        }
+    }
+    {
+        const o = dv.getUint32(at + 169, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 173 || q + 4 > end) rt.vblock(r, at, o, at + 173);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 173);
+            r.budget -= n;
+        }
+    }
 };
 PrimitivesCodec.fput = (w: rt.Writer, v: Primitives): void => {
     w.ensure(65);
@@ -1741,7 +1768,16 @@ BaseCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d
     }
     r.budget -= stored;
     if (stored < 13) return BaseCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 8, at);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
 };
 BaseCodec.fput = (w: rt.Writer, v: Base): void => {
     _F_Base[0]!.fput(w, v.name);
@@ -1816,7 +1852,16 @@ DerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     }
     r.budget -= stored;
     if (stored < 25) return DerivedCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 8, at);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
 };
 DerivedCodec.fput = (w: rt.Writer, v: Derived): void => {
     _F_Derived[0]!.fput(w, v.name);
@@ -1898,7 +1943,16 @@ MoreDerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: nu
     }
     r.budget -= stored;
     if (stored < 26) return MoreDerivedCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 8, at);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
 };
 MoreDerivedCodec.fput = (w: rt.Writer, v: MoreDerived): void => {
     _F_MoreDerived[0]!.fput(w, v.name);
@@ -1976,7 +2030,16 @@ WalletCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number,
     }
     r.budget -= stored;
     if (stored < 36) return WalletCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 8, at);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
     if (r.buf[at + 34]! > 28) rt.DECIMAL.vcheck(r, at + 20, at, d);
 };
 WalletCodec.fput = (w: rt.Writer, v: Wallet): void => {
@@ -2083,7 +2146,16 @@ ExAccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     }
     r.budget -= stored;
     if (stored < 33) return ExAccountCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 12, at);
+    {
+        const o = dv.getUint32(at + 12, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
+            r.budget -= n;
+        }
+    }
     $protoex.BalanceCodec.checkAt(r, at, dv.getUint32(at + 17, true), at + 21, d - 1);
     if (r.buf[at + 21] !== 0) {
         const b = rt.voptional(r, at, at + 21, 4);
@@ -2356,7 +2428,16 @@ RefusedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     }
     r.budget -= stored;
     if (stored < 28) return RefusedCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 24, at);
+    {
+        const o = dv.getUint32(at + 24, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 28 || q + 4 > end) rt.vblock(r, at, o, at + 28);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 28);
+            r.budget -= n;
+        }
+    }
 };
 RefusedCodec.fput = (w: rt.Writer, v: Refused): void => {
     w.ensure(16);
@@ -2425,7 +2506,16 @@ FailureCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     }
     r.budget -= stored;
     if (stored < 28) return FailureCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 24, at);
+    {
+        const o = dv.getUint32(at + 24, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 28 || q + 4 > end) rt.vblock(r, at, o, at + 28);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 28);
+            r.budget -= n;
+        }
+    }
 };
 FailureCodec.fput = (w: rt.Writer, v: Failure): void => {
     w.ensure(16);
@@ -2497,7 +2587,16 @@ PingRequestCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: nu
     }
     r.budget -= stored;
     if (stored < 36) return PingRequestCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 32, at);
+    {
+        const o = dv.getUint32(at + 32, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 36 || q + 4 > end) rt.vblock(r, at, o, at + 36);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 36);
+            r.budget -= n;
+        }
+    }
 };
 PingRequestCodec.fput = (w: rt.Writer, v: PingRequest): void => {
     w.ensure(24);
@@ -2568,7 +2667,16 @@ NotifyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number,
     }
     r.budget -= stored;
     if (stored < 28) return NotifyCodec.checkOlder(r, at, stored, d);
-    rt.vcheckText(r, at + 24, at);
+    {
+        const o = dv.getUint32(at + 24, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 28 || q + 4 > end) rt.vblock(r, at, o, at + 28);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 28);
+            r.budget -= n;
+        }
+    }
 };
 NotifyCodec.fput = (w: rt.Writer, v: Notify): void => {
     w.ensure(16);

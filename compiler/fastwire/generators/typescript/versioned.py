@@ -117,17 +117,29 @@ GETS: Dict[str, Line] = {
 }
 CHECKS: Dict[str, Line] = {
     "struct": lambda g, k, step: _struct(g, step, "dv", "checkAt"),
-    "string": lambda g, k, step: f"rt.vcheckText(r, at + {step.at}, at)",
-    "bytes": lambda g, k, step: f"rt.vcheckText(r, at + {step.at}, at)",
     "table": lambda g, k, step: _table(k, step, "vcheck"),
 }
 BY_LINES = {"struct_optional": struct_optional, "struct_sequence": struct_sequence}
+
+
+def check_text(p: Printer, step: plan.Step) -> None:
+    """A string's or bytes' block checked in line (faster in checkAt than rt.vcheckText)."""
+    e = slot_end(step)
+    for line in ("{", f"    const o = dv.getUint32(at + {step.at}, true);", "    if (o !== 0) {",
+                 "        const q = at + o;",
+                 f"        if (q < at + {e} || q + 4 > end) rt.vblock(r, at, o, at + {e});",
+                 "        const n = dv.getUint32(q, true) + 4;",
+                 f"        if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + {e});",
+                 "        r.budget -= n;", "    }", "}"):
+        p.value(line)
 
 
 def emit_field(g: Scope, p: Printer, k: Codec, step: plan.Step, check: bool) -> None:
     how = in_line(step.field.wire)
     if how in BY_LINES:
         BY_LINES[how](g, p, k, step, check)
+    elif check and how in ("string", "bytes"):
+        check_text(p, step)
     elif check:
         p.value(CHECKS[how](g, k, step) + ";")
     else:
