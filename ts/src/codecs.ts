@@ -601,6 +601,19 @@ export function fcount(r: Reader, elemMin: number): number {
   return n;
 }
 
+/** The final-format count at `p` (generated fskip's cursor), checked as fcount checks it;
+ * the elements follow at p + 4. */
+export function fcountAt(r: Reader, p: number, elemMin: number): number {
+  if (4 > r.end - p) fail("truncated");
+  const n = r.view.getUint32(p, true);
+  if (elemMin > 0) {
+    if (n * elemMin > r.end - p - 4) fail("truncated");
+  } else {
+    zeroSized(r, n);
+  }
+  return n;
+}
+
 /** Charges `n` elements of zero final size to the message's allowance. */
 export function zeroSized(r: Reader, n: number): void {
   r.zcap -= n;
@@ -681,6 +694,15 @@ export function fgetString(r: Reader): string {
 /** Checks the string or bytes at the final cursor. */
 export function fcheckText(r: Reader): void {
   needFinal(r, r.view.getUint32(needFinal(r, 4), true));
+}
+
+/** Skips the string or bytes at `p` (generated fskip's cursor); returns the position after it. */
+export function fskipText(r: Reader, p: number): number {
+  const end = r.end;
+  if (4 > end - p) fail("truncated");
+  const n = r.view.getUint32(p, true) + 4;
+  if (n > end - p) fail("truncated");
+  return p + n;
 }
 
 export class StringCodec extends Codec<string> {

@@ -99,8 +99,6 @@ ClosersCodec.getAt = (r, base, off, slotEnd, d) => {
     v.z = _F_Closers[2].vget(r, at + 16, at, d - 1);
     return v;
 };
-ClosersCodec.vget = (r, pos, base, d) => ClosersCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-ClosersCodec.vcheck = (r, pos, base, d) => ClosersCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 ClosersCodec.checkAt = (r, base, off, slotEnd, d) => {
     const end = r.end;
     const at = base + off;
@@ -159,23 +157,10 @@ ClosersCodec.fget = (r, d) => {
 ClosersCodec.fskip = (r, p, d) => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
+    p = rt.fskipText(r, p);
     return p;
 };
 ClosersCodec.fcheck = (r, d) => {
@@ -209,8 +194,6 @@ NoteCodec.getAt = (r, base, off, slotEnd, d) => {
     v.escapes = dv.getInt32(at + 16, true);
     return v;
 };
-NoteCodec.vget = (r, pos, base, d) => NoteCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-NoteCodec.vcheck = (r, pos, base, d) => NoteCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 NoteCodec.checkAt = (r, base, off, slotEnd, d) => {
     const end = r.end;
     const at = base + off;

@@ -154,8 +154,6 @@ OrderCodec.getAt = (r, base, off, slotEnd, d) => {
     v.volume = dv.getFloat64(at + 26, true);
     return v;
 };
-OrderCodec.vget = (r, pos, base, d) => OrderCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-OrderCodec.vcheck = (r, pos, base, d) => OrderCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderCodec.checkAt = (r, base, off, slotEnd, d) => {
     const end = r.end;
     const at = base + off;
@@ -220,16 +218,9 @@ OrderCodec.fget = (r, d) => {
 OrderCodec.fskip = (r, p, d) => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (18 > end - p) rt.fail("truncated");
     p += 18;
     return p;
@@ -261,8 +252,6 @@ BalanceCodec.getAt = (r, base, off, slotEnd, d) => {
     v.amount = dv.getFloat64(at + 12, true);
     return v;
 };
-BalanceCodec.vget = (r, pos, base, d) => BalanceCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-BalanceCodec.vcheck = (r, pos, base, d) => BalanceCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceCodec.checkAt = (r, base, off, slotEnd, d) => {
     const end = r.end;
     const at = base + off;
@@ -309,14 +298,7 @@ BalanceCodec.fget = (r, d) => {
 BalanceCodec.fskip = (r, p, d) => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (8 > end - p) rt.fail("truncated");
     p += 8;
     return p;
@@ -376,8 +358,6 @@ AccountCodec.getAt = (r, base, off, slotEnd, d) => {
     }
     return v;
 };
-AccountCodec.vget = (r, pos, base, d) => AccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-AccountCodec.vcheck = (r, pos, base, d) => AccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountCodec.checkAt = (r, base, off, slotEnd, d) => {
     const end = r.end;
     const at = base + off;
@@ -464,26 +444,17 @@ AccountCodec.fget = (r, d) => {
 AccountCodec.fskip = (r, p, d) => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (1 > end - p) rt.fail("truncated");
     p += 1;
     p = BalanceCodec.fskip(r, p, d - 1);
     if (1 > end - p) rt.fail("truncated");
     if (r.buf[p++] !== 0) p = BalanceCodec.fskip(r, p, d - 1);
     {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
+        const n = rt.fcountAt(r, p, 26);
         p += 4;
-        if (n * 26 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
             p = OrderCodec.fskip(r, p, d - 1);
         }

@@ -114,10 +114,6 @@ ClosersCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.z = _F_Closers[2]!.vget(r, at + 16, at, d - 1);
     return v;
 };
-ClosersCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Closers =>
-    ClosersCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-ClosersCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    ClosersCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 ClosersCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -176,23 +172,10 @@ ClosersCodec.fget = (r: rt.Reader, d: number): Closers => {
 ClosersCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
+    p = rt.fskipText(r, p);
     return p;
 };
 ClosersCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -226,10 +209,6 @@ NoteCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     v.escapes = dv.getInt32(at + 16, true);
     return v;
 };
-NoteCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Note =>
-    NoteCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-NoteCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    NoteCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 NoteCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;

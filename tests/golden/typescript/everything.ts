@@ -1038,10 +1038,6 @@ PrimitivesCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numbe
     v.legacy = dv.getInt32(at + 173, true);
     return v;
 };
-PrimitivesCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Primitives =>
-    PrimitivesCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-PrimitivesCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    PrimitivesCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PrimitivesCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -1177,33 +1173,14 @@ PrimitivesCodec.fget = (r: rt.Reader, d: number): Primitives => {
 PrimitivesCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (65 > end - p) rt.fail("truncated");
     if (r.buf[p + 49 + 14]! > 28) rt.DECIMAL.vcheck(r, p + 49, 0, d);
     p += 65;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
+    p = rt.fskipText(r, p);
     if (88 > end - p) rt.fail("truncated");
     p += 88;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (4 > end - p) rt.fail("truncated");
     p += 4;
     return p;
@@ -1273,10 +1250,6 @@ OptionalsCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     v.f_resetReset = dv.getUint8(at + 63) !== 0;
     return v;
 };
-OptionalsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Optionals =>
-    OptionalsCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-OptionalsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    OptionalsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OptionalsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -1460,10 +1433,6 @@ CollectionsCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     v.f_hash_struct_key = _F_Collections[15]!.vget(r, at + 86, at, d - 1);
     return v;
 };
-CollectionsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Collections =>
-    CollectionsCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-CollectionsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    CollectionsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 CollectionsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -1549,8 +1518,6 @@ CollectionsCodec.fget = (r: rt.Reader, d: number): Collections => {
 };
 CollectionsCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    const end = r.end;
-    const dv = r.view;
     r.p = p;
     _F_Collections[0]!.fcheck(r, d - 1);
     _F_Collections[1]!.fcheck(r, d - 1);
@@ -1559,10 +1526,8 @@ CollectionsCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     _F_Collections[4]!.fcheck(r, d - 1);
     p = r.p;
     {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
+        const n = rt.fcountAt(r, p, 26);
         p += 4;
-        if (n * 26 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
             p = $proto.OrderCodec.fskip(r, p, d - 1);
         }
@@ -1603,10 +1568,6 @@ FixedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d:
     v.id = dv.getInt32(at + 8, true);
     return v;
 };
-FixedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Fixed =>
-    FixedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-FixedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    FixedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 FixedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -1668,10 +1629,6 @@ NextCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     v.id = rt.UUID.read(r, at + 8);
     return v;
 };
-NextCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Next =>
-    NextCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-NextCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    NextCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 NextCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -1733,10 +1690,6 @@ ShiftedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.amount = rt.DECIMAL.read(r, at + 8);
     return v;
 };
-ShiftedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Shifted =>
-    ShiftedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-ShiftedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    ShiftedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 ShiftedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -1804,10 +1757,6 @@ BaseCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     v.level = dv.getInt8(at + 12);
     return v;
 };
-BaseCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Base =>
-    BaseCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-BaseCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    BaseCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BaseCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -1854,14 +1803,7 @@ BaseCodec.fget = (r: rt.Reader, d: number): Base => {
 BaseCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (1 > end - p) rt.fail("truncated");
     p += 1;
     return p;
@@ -1899,10 +1841,6 @@ DerivedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.weight = dv.getFloat64(at + 17, true);
     return v;
 };
-DerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Derived =>
-    DerivedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-DerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    DerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 DerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -1953,14 +1891,7 @@ DerivedCodec.fget = (r: rt.Reader, d: number): Derived => {
 DerivedCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (13 > end - p) rt.fail("truncated");
     p += 13;
     return p;
@@ -2001,10 +1932,6 @@ MoreDerivedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     v.last = dv.getUint8(at + 25) !== 0;
     return v;
 };
-MoreDerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): MoreDerived =>
-    MoreDerivedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-MoreDerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    MoreDerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 MoreDerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -2057,14 +1984,7 @@ MoreDerivedCodec.fget = (r: rt.Reader, d: number): MoreDerived => {
 MoreDerivedCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (14 > end - p) rt.fail("truncated");
     p += 14;
     return p;
@@ -2099,10 +2019,6 @@ WalletCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d
     v.reserved = rt.DECIMAL.read(r, at + 20);
     return v;
 };
-WalletCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Wallet =>
-    WalletCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-WalletCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    WalletCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 WalletCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -2152,14 +2068,7 @@ WalletCodec.fget = (r: rt.Reader, d: number): Wallet => {
 WalletCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (24 > end - p) rt.fail("truncated");
     if (r.buf[p + 8 + 14]! > 28) rt.DECIMAL.vcheck(r, p + 8, 0, d);
     p += 24;
@@ -2226,10 +2135,6 @@ ExAccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     v.extra = dv.getUint8(at + 32);
     return v;
 };
-ExAccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): ExAccount =>
-    ExAccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-ExAccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    ExAccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 ExAccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -2330,26 +2235,17 @@ ExAccountCodec.fget = (r: rt.Reader, d: number): ExAccount => {
 ExAccountCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (1 > end - p) rt.fail("truncated");
     p += 1;
     p = $protoex.BalanceCodec.fskip(r, p, d - 1);
     if (1 > end - p) rt.fail("truncated");
     if (r.buf[p++] !== 0) p = $protoex.BalanceCodec.fskip(r, p, d - 1);
     {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
+        const n = rt.fcountAt(r, p, 42);
         p += 4;
-        if (n * 42 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
             p = $protoex.OrderCodec.fskip(r, p, d - 1);
         }
@@ -2386,10 +2282,6 @@ PingCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     v.sent = dv.getBigUint64(at + 24, true);
     return v;
 };
-PingCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Ping =>
-    PingCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-PingCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    PingCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PingCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -2458,10 +2350,6 @@ PongCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     v.received = dv.getBigUint64(at + 24, true);
     return v;
 };
-PongCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Pong =>
-    PongCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-PongCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    PongCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PongCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -2529,10 +2417,6 @@ RefusedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.reason = rt.vgetString(r, at + 24, at);
     return v;
 };
-RefusedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Refused =>
-    RefusedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-RefusedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    RefusedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 RefusedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -2579,16 +2463,9 @@ RefusedCodec.fget = (r: rt.Reader, d: number): Refused => {
 RefusedCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (16 > end - p) rt.fail("truncated");
     p += 16;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     return p;
 };
 RefusedCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -2618,10 +2495,6 @@ FailureCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.error = rt.vgetString(r, at + 24, at);
     return v;
 };
-FailureCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Failure =>
-    FailureCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-FailureCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    FailureCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 FailureCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -2668,16 +2541,9 @@ FailureCodec.fget = (r: rt.Reader, d: number): Failure => {
 FailureCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (16 > end - p) rt.fail("truncated");
     p += 16;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     return p;
 };
 FailureCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -2710,10 +2576,6 @@ PingRequestCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     v.note = rt.vgetString(r, at + 32, at);
     return v;
 };
-PingRequestCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): PingRequest =>
-    PingRequestCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-PingRequestCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    PingRequestCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PingRequestCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -2762,16 +2624,9 @@ PingRequestCodec.fget = (r: rt.Reader, d: number): PingRequest => {
 PingRequestCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (24 > end - p) rt.fail("truncated");
     p += 24;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     return p;
 };
 PingRequestCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -2801,10 +2656,6 @@ NotifyCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d
     v.text = rt.vgetString(r, at + 24, at);
     return v;
 };
-NotifyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Notify =>
-    NotifyCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-NotifyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    NotifyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 NotifyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -2851,16 +2702,9 @@ NotifyCodec.fget = (r: rt.Reader, d: number): Notify => {
 NotifyCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (16 > end - p) rt.fail("truncated");
     p += 16;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     return p;
 };
 NotifyCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -2883,10 +2727,6 @@ EmptyCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d:
     const v = new Empty(rt.RAW as Partial<Empty>);
     return v;
 };
-EmptyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Empty =>
-    EmptyCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-EmptyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    EmptyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 EmptyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;

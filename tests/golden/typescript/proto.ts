@@ -174,10 +174,6 @@ OrderCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d:
     v.volume = dv.getFloat64(at + 26, true);
     return v;
 };
-OrderCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Order =>
-    OrderCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-OrderCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    OrderCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -242,16 +238,9 @@ OrderCodec.fget = (r: rt.Reader, d: number): Order => {
 OrderCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (18 > end - p) rt.fail("truncated");
     p += 18;
     return p;
@@ -283,10 +272,6 @@ BalanceCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.amount = dv.getFloat64(at + 12, true);
     return v;
 };
-BalanceCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Balance =>
-    BalanceCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-BalanceCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    BalanceCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -333,14 +318,7 @@ BalanceCodec.fget = (r: rt.Reader, d: number): Balance => {
 BalanceCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (8 > end - p) rt.fail("truncated");
     p += 8;
     return p;
@@ -400,10 +378,6 @@ AccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     }
     return v;
 };
-AccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Account =>
-    AccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-AccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    AccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -490,26 +464,17 @@ AccountCodec.fget = (r: rt.Reader, d: number): Account => {
 AccountCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
     const end = r.end;
-    const dv = r.view;
     if (4 > end - p) rt.fail("truncated");
     p += 4;
-    {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
-        p += 4;
-        if (n > end - p) rt.fail("truncated");
-        p += n;
-    }
+    p = rt.fskipText(r, p);
     if (1 > end - p) rt.fail("truncated");
     p += 1;
     p = BalanceCodec.fskip(r, p, d - 1);
     if (1 > end - p) rt.fail("truncated");
     if (r.buf[p++] !== 0) p = BalanceCodec.fskip(r, p, d - 1);
     {
-        if (4 > end - p) rt.fail("truncated");
-        const n = dv.getUint32(p, true);
+        const n = rt.fcountAt(r, p, 26);
         p += 4;
-        if (n * 26 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
             p = OrderCodec.fskip(r, p, d - 1);
         }

@@ -115,10 +115,6 @@ OrderMessageCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: num
     v.body = $proto.OrderCodec.getAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
     return v;
 };
-OrderMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): OrderMessage =>
-    OrderMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-OrderMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    OrderMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -168,10 +164,6 @@ BalanceMessageCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: n
     v.body = $proto.BalanceCodec.getAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
     return v;
 };
-BalanceMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): BalanceMessage =>
-    BalanceMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-BalanceMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    BalanceMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;
@@ -221,10 +213,6 @@ AccountMessageCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: n
     v.body = $proto.AccountCodec.getAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
     return v;
 };
-AccountMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): AccountMessage =>
-    AccountMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-AccountMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
-    AccountMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const end = r.end;
     const at = base + off;

@@ -1,22 +1,15 @@
 """The TypeScript generator (and, with `flavor="js"`, the JavaScript one): one ES module
-per package, over the `@fastwire/runtime` npm package (ts/ in this repository).
+per package over the `@fastwire/runtime` npm package (ts/ in this repository); the
+JavaScript flavor writes it without types, with a `.d.ts` beside it.
 
-    fastwire compile schemas/proto.fbe --lang typescript --final --json --proto -o gen/
-    fastwire compile schemas/proto.fbe --lang javascript -o gen/     # .js and .d.ts
+A module holds enums and flags (frozen objects of their members, a type alias of the
+underlying number), a class per struct, its codec (`<Struct>Codec`: the field table
+over the runtime's codecs, and hot paths rendered from the codec plan), `<Struct>Model`
+and with --final `<Struct>FinalModel`, and with --proto the Sender and Receiver.
 
-A module holds, per package: enums and flags as frozen objects of their members with a
-type alias of the underlying number (`bigint` for 64-bit bases; values without a name
-are kept); one class per struct (fields with the schema's defaults, `equals`, and with
---json `toJson` / `fromJson`); its codec (`<Struct>Codec`, the field table over the
-runtime's codecs, every offset and size taken from the lowered model); `<Struct>Model`
-(versioned) and with --final `<Struct>FinalModel`; with --proto the package's Sender and
-Receiver. The JavaScript flavor writes the same module without types and a `.d.ts`
-beside it (the compiler stays standard-library Python: no tsc at generation time).
-
-Modules: names (the Scope a package is written in), types (TypeScript types, runtime
-codecs and DataView accessors keyed by helper), literals (defaults), structs (enums,
-classes, codecs, field tables, models), versioned and final (each struct's hot paths
-from its codec plan), protocol, and prettier (long lines laid out as prettier does).
+Modules: names (the Scope), types (types, codecs and DataView accessors), literals
+(defaults), structs (enums, classes, field tables, models), versioned and final (hot
+paths), protocol, prettier (long lines laid out as prettier does).
 """
 
 from __future__ import annotations

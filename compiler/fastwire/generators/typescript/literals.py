@@ -9,7 +9,7 @@ from typing import Callable, Dict
 
 from ... import lower
 from .names import Scope
-from .types import SCALARS, Wire
+from .types import SCALARS, SEQUENCES, Wire, _el, _ref
 
 ZERO = {"boolean": "false", "number": "0", "bigint": "0n", "string": '""'}
 
@@ -42,31 +42,20 @@ def number_text(value: float) -> str:
     return repr(float(value)).replace("e+", "e")
 
 
-def _scalar_zero(g: Scope, w: Wire) -> str:
-    assert w.scalar is not None
-    return ZERO[SCALARS[w.scalar][1]]
-
-
 def _array_zero(g: Scope, w: Wire) -> str:
-    assert w.element is not None and w.length is not None
-    z = zero(g, w.element)
-    if w.length <= 8:
+    z = zero(g, _el(w))
+    if w.length is not None and w.length <= 8:
         return "[" + ", ".join([z] * w.length) + "]"
     return f"Array.from({{ length: {w.length} }}, () => {z})"
 
 
-def _struct_zero(g: Scope, w: Wire) -> str:
-    assert w.ref is not None
-    return f"new {g.wire_ref(w.ref)}()"
-
-
 ZEROS: Dict[str, Callable[[Scope, Wire], str]] = {
-    **{h: _scalar_zero for h in (*SCALARS, "enum", "flags")},
+    **{h: lambda g, w: ZERO[SCALARS[str(w.scalar)][1]] for h in (*SCALARS, "enum", "flags")},
     "decimal": lambda g, w: "rt.Decimal.ZERO", "uuid": lambda g, w: "rt.NIL_UUID",
     "timestamp": lambda g, w: "0n", "string": lambda g, w: '""',
-    "bytes": lambda g, w: "new Uint8Array(0)", "struct": _struct_zero,
+    "bytes": lambda g, w: "new Uint8Array(0)", "struct": lambda g, w: f"new {_ref(g, w)}()",
     "optional": lambda g, w: "null", "array": _array_zero,
-    **{h: (lambda g, w: "[]") for h in ("vector", "list", "set")},
+    **{h: (lambda g, w: "[]") for h in SEQUENCES},
     "map": lambda g, w: "new Map()", "hash": lambda g, w: "new Map()",
 }
 
@@ -76,7 +65,6 @@ def zero(g: Scope, w: Wire) -> str:
 
 
 def _integer(lit: lower.Literal, target: Wire) -> str:
-    assert isinstance(lit.value, int)
     big = target.helper == "timestamp" or (target.scalar in ("int64", "uint64"))
     return f"{lit.value}n" if big else str(lit.value)
 
@@ -87,9 +75,8 @@ def _float(lit: lower.Literal, target: Wire) -> str:
 
 
 def _uuid(lit: lower.Literal, target: Wire) -> str:
-    raw = lit.raw
-    assert isinstance(raw, bytes)
-    h = raw.hex()
+    assert isinstance(lit.raw, bytes)
+    h = lit.raw.hex()
     return js_string(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}")
 
 

@@ -5,7 +5,7 @@ parameter a line."""
 
 from __future__ import annotations
 
-from typing import List
+from typing import Iterator, List, Tuple
 
 from ..printer import Printer
 
@@ -20,9 +20,9 @@ def finish(p: Printer) -> str:
     return "\n".join(out) + "\n"
 
 
-def split_top(text: str) -> List[str]:
-    """`text` split at the commas outside brackets and strings."""
-    parts, depth, start, quote, i = [], 0, 0, "", 0
+def outside(text: str, start: int = 0) -> Iterator[Tuple[int, str]]:
+    """The indices and characters of `text` from `start` that are outside string literals."""
+    quote, i = "", start
     while i < len(text):
         c = text[i]
         if quote:
@@ -32,37 +32,36 @@ def split_top(text: str) -> List[str]:
                 quote = ""
         elif c in "\"'`":
             quote = c
-        elif c in "([{<" and not (c == "<" and text[i - 1:i] == " "):
+        else:
+            yield i, c
+        i += 1
+
+
+def split_top(text: str) -> List[str]:
+    """`text` split at the commas outside brackets and strings."""
+    parts, depth, start = [], 0, 0
+    for i, c in outside(text):
+        if c in "([{<" and not (c == "<" and text[i - 1:i] == " "):
             depth += 1
         elif c in ")]}>" and not (c == ">" and text[i - 1:i] in ("=", " ")):
             depth -= 1
         elif c == "," and depth == 0:
             parts.append(text[start:i].strip())
             start = i + 1
-        i += 1
     parts.append(text[start:].strip())
     return [x for x in parts if x]
 
 
 def matching(text: str, open_at: int) -> int:
     """The index of the bracket closing the one at `open_at` (-1: none)."""
-    depth, quote, i = 0, "", open_at
-    while i < len(text):
-        c = text[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "\"'`":
-            quote = c
-        elif c in "([{":
+    depth = 0
+    for i, c in outside(text, open_at):
+        if c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
             if depth == 0:
                 return i
-        i += 1
     return -1
 
 
@@ -76,10 +75,8 @@ def fit(line: str, unit: str) -> List[str]:
         open_at = body.index("= (") + 2
         close = matching(body, open_at)
         head, params, rest = body[:open_at + 1], body[open_at + 1:close], body[close:]
-        if rest.endswith("=> {") or rest.endswith("{"):
-            if len(line) > WIDTH:
-                return ([indent + head] + [indent + unit + a + "," for a in split_top(params)]
-                        + [indent + rest])
+        if rest.endswith("{"):
+            return [indent + head] + [indent + unit + a + "," for a in split_top(params)] + [indent + rest]
         at = body.index(" => ") + 4
         first = indent + body[:at - 1]
         if len(first) <= WIDTH:

@@ -4,6 +4,8 @@ their field tables, and the root models."""
 from __future__ import annotations
 
 import os
+import re
+from typing import Callable, List, Sequence
 
 from ... import __version__, ir
 from ..common import docs, naming
@@ -42,23 +44,18 @@ def emit_enum(g: Scope, p: Printer, t: ir.EnumType, mode: str) -> None:
     p.value("")
     if t.doc:
         p.value(doc_comment(t.doc))
+    dts = mode == "dts"
+    head = f"export declare const {name}: {{" if dts else f"export const {name} = Object.freeze({{"
+    tail = "};" if dts else "} as const);" if mode == "ts" else "});"
     if not members:
-        p.value(f"export declare const {name}: {{}};" if mode == "dts" else
-                f"export const {name} = Object.freeze({{}}{' as const' if mode == 'ts' else ''});")
-    elif mode == "dts":
-        p.value(f"export declare const {name}: {{")
-        p.indent()
-        for k, v in members:
-            p.value(f"readonly {k}: {v};")
-        p.outdent()
-        p.value("};")
+        p.value(head + tail)
     else:
-        p.value(f"export const {name} = Object.freeze({{")
+        p.value(head)
         p.indent()
         for k, v in members:
-            p.value(f"{k}: {v},")
+            p.value(f"readonly {k}: {v};" if dts else f"{k}: {v},")
         p.outdent()
-        p.value("} as const);" if mode == "ts" else "});")
+        p.value(tail)
     if mode != "js":
         p.value(f"/** {article} {t.kind} value of {g.pkg.name}.{t.name}: any {t.base} "
                 f"(names in {name}). */")
@@ -76,53 +73,74 @@ def emit_enum(g: Scope, p: Printer, t: ir.EnumType, mode: str) -> None:
 def emit_class(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     name = g.local(s.name)
     lay = g.model.struct(s.qualified_name)
-    p.value("")
-    p.value(doc_comment(s.doc or f"{s.kind} {s.qualified_name} (type {s.type_number})"))
-    p.value(f"export {'declare ' if mode == 'dts' else ''}class {name} {{")
-    p.indent()
-    if mode != "js":
-        for f, fl in zip(s.all_fields, lay.fields):
-            if f.doc:
-                p.value(doc_comment(f.doc))
-            bang = "!" if mode == "ts" else ""
-            p.value(f"{g.prop(f.name)}{bang}: {type_of(g, fl.wire)};")
-    init = f"init?: Partial<{name}>" if mode != "js" else "init"
-    if mode == "dts":
-        p.value(f"constructor({init});")
-    else:
-        p.value(f"constructor({init}) {{")
-        p.indent()
-        raw = "(init as object | undefined)" if mode == "ts" else "init"
-        p.value(f"if ({raw} === rt.RAW) return; // a reader assigns every field")
-        for i, f in enumerate(s.all_fields):
-            p.value(f"this.{g.prop(f.name)} = {default(g, lay, i)};")
-        p.value("if (init !== undefined) Object.assign(this, init);")
-        p.outdent()
-        p.value("}")
-    other = f"other: {name}" if mode != "js" else "other"
-    method(p, mode, f"equals({other})", ": boolean", f"return {name}Codec.equals(this, other);",
-           "By the schema's equality: the [key] fields, else every field.")
-    method(p, mode, "toString()", ": string", f"return rt.text({name}Codec, this);",
-           "The printout, as C++'s operator<< writes it.")
-    if g.options.json:
-        method(p, mode, "toJson()", ": string", f"return {name}Codec.toJson(this);",
-               "fastwire's JSON text of the value.")
-        args = "text: string | Uint8Array, limits?: rt.Limits" if mode != "js" else "text, limits"
-        method(p, mode, f"static fromJson({args})", f": {name}",
-               f"return rt.fromJson({name}Codec, text, limits);",
-               "A value from JSON text; throws rt.DecodeError.")
-    p.outdent()
-    p.value("}")
+    fields = []
+    for f, fl in zip(s.all_fields, lay.fields) if mode != "js" else ():
+        if f.doc:
+            fields.append(doc_comment(f.doc))
+        fields.append(f"{g.prop(f.name)}{'!' if mode == 'ts' else ''}: {type_of(g, fl.wire)};")
+    raw = "(init as object | undefined)" if mode == "ts" else "init"
+    body = ([f"if ({raw} === rt.RAW) return; // a reader assigns every field"]
+            + [f"this.{g.prop(f.name)} = {default(g, lay, i)};" for i, f in enumerate(s.all_fields)]
+            + ["if (init !== undefined) Object.assign(this, init);"])
+
+    def methods() -> None:
+        method(p, mode, f"equals(other: {name})", ": boolean", f"return {name}Codec.equals(this, other);",
+               "By the schema's equality: the [key] fields, else every field.")
+        method(p, mode, "toString()", ": string", f"return rt.text({name}Codec, this);",
+               "The printout, as C++'s operator<< writes it.")
+        if g.options.json:
+            method(p, mode, "toJson()", ": string", f"return {name}Codec.toJson(this);",
+                   "fastwire's JSON text of the value.")
+            method(p, mode, "static fromJson(text: string | Uint8Array, limits?: rt.Limits)", f": {name}",
+                   f"return rt.fromJson({name}Codec, text, limits);",
+                   "A value from JSON text; throws rt.DecodeError.")
+
+    klass(p, mode, doc_comment(s.doc or f"{s.kind} {s.qualified_name} (type {s.type_number})"), name,
+          f"init?: Partial<{name}>", body, methods, fields)
+
+
+def untyped(mode: str, text: str) -> str:
+    """A signature or class head written in TypeScript, without its types in JavaScript."""
+    return text if mode != "js" else UNTYPE.sub("", text)
+
+
+# what JavaScript drops: a parameter's type (and ?), a generic's arguments
+UNTYPE = re.compile(r"\??: [^,)]+|<.*>")
 
 
 def method(p: Printer, mode: str, sig: str, ret: str, body: str, doc: str) -> None:
+    """A method `sig` (in TypeScript) returning `ret` whose body is the line `body`."""
     p.value(f"/** {doc} */")
     if mode == "dts":
         p.value(f"{sig}{ret};")
         return
-    p.value(f"{sig}{ret if mode == 'ts' else ''} {{")
+    p.value(f"{untyped(mode, sig)}{ret if mode == 'ts' else ''} {{")
     p.indent()
     p.value(body)
+    p.outdent()
+    p.value("}")
+
+
+def klass(p: Printer, mode: str, doc: str, head: str, params: str, body: List[str],
+          members: Callable[[], None] = lambda: None, fields: Sequence[str] = ()) -> None:
+    """An exported class `head` (in TypeScript) after its `doc` comment: `fields`, a
+    constructor of `params` that runs `body`, then what `members` writes."""
+    p.value("")
+    p.value(doc)
+    p.value(f"export {'declare ' if mode == 'dts' else ''}class {untyped(mode, head)} {{")
+    p.indent()
+    for line in fields:
+        p.value(line)
+    if mode == "dts":
+        p.value(f"constructor({params});")
+    else:
+        p.value(f"constructor({untyped(mode, params)}) {{")
+        p.indent()
+        for line in body:
+            p.value(line)
+        p.outdent()
+        p.value("}")
+    members()
     p.outdent()
     p.value("}")
 
@@ -149,11 +167,10 @@ def emit_field_table(g: Scope, p: Printer, s: ir.StructType) -> None:
     lay = g.model.struct(s.qualified_name)
     p.value("")
     fsize = "null" if lay.final_size is None else str(lay.final_size)
-    entries = []
-    for f, fl in zip(s.all_fields, lay.fields):
-        key = ", key: true" if lay.keyed and f.name in lay.equality else ""
-        entries.append((f"name: {js_string(f.name)}", f"prop: {js_string(g.prop(f.name))}",
-                        f"codec: {codec(g, fl.wire)}", f"offset: {fl.offset}{key}"))
+    entries = [[f"name: {js_string(f.name)}", f"prop: {js_string(g.prop(f.name))}",
+                f"codec: {codec(g, fl.wire)}", f"offset: {fl.offset}"]
+               + (["key: true"] if lay.keyed and f.name in lay.equality else [])
+               for f, fl in zip(s.all_fields, lay.fields)]
     head = f"{name}Codec.define({lay.body_size}, {lay.final_min}, {fsize}, ["
     one = head + ", ".join("{ " + ", ".join(e) + " }" for e in entries) + "]);"
     if len(one) <= WIDTH:  # as prettier: an array that fits stays on its line
@@ -169,9 +186,7 @@ def emit_field_table(g: Scope, p: Printer, s: ir.StructType) -> None:
             p.value("{")
             p.indent()
             for prop in e:
-                for part in prop.split(", key"):
-                    p.value((part if part.startswith(("name", "prop", "codec", "offset"))
-                             else "key" + part) + ",")
+                p.value(prop + ",")
             p.outdent()
             p.value("},")
     p.outdent()
@@ -182,23 +197,6 @@ def emit_models(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     name = g.local(s.name)
     kinds = [("Model", "versioned")] + ([("FinalModel", "final")] if g.options.final else [])
     for kind, what in kinds:
-        p.value("")
-        p.value(f"/** {s.qualified_name} as one root model in the {what} format. */")
-        if mode == "dts":
-            p.value(f"export declare class {name}{kind} extends rt.{kind}<{name}> {{")
-            p.indent()
-            p.value("constructor(limits?: rt.Limits);")
-            p.outdent()
-            p.value("}")
-            continue
-        gen = f"<{name}>" if mode == "ts" else ""
-        arg = "limits?: rt.Limits" if mode == "ts" else "limits"
-        p.value(f"export class {name}{kind} extends rt.{kind}{gen} {{")
-        p.indent()
-        p.value(f"constructor({arg}) {{")
-        p.indent()
-        p.value(f"super({name}Codec, limits);")
-        p.outdent()
-        p.value("}")
-        p.outdent()
-        p.value("}")
+        klass(p, mode, f"/** {s.qualified_name} as one root model in the {what} format. */",
+              f"{name}{kind} extends rt.{kind}<{name}>", "limits?: rt.Limits",
+              [f"super({name}Codec, limits);"])

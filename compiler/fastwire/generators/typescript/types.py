@@ -3,66 +3,57 @@ helper names (fastwire.plan.HELPERS)."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict
+from typing import Callable, Dict, Tuple
 
 from ... import layouts, lower
 from .names import Scope
 
 Wire = lower.WireType
 
-# wire scalar -> (runtime codec, TypeScript type)
+# wire scalar -> (runtime codec, TypeScript type, DataView accessor, size)
 SCALARS = {
-    "bool": ("BOOL", "boolean"), "byte": ("BYTE", "number"), "char": ("CHAR", "number"),
-    "wchar": ("WCHAR", "number"), "int8": ("INT8", "number"), "uint8": ("UINT8", "number"),
-    "int16": ("INT16", "number"), "uint16": ("UINT16", "number"),
-    "int32": ("INT32", "number"), "uint32": ("UINT32", "number"),
-    "int64": ("INT64", "bigint"), "uint64": ("UINT64", "bigint"),
-    "float": ("FLOAT", "number"), "double": ("DOUBLE", "number"),
+    "bool": ("BOOL", "boolean", "Uint8", 1), "byte": ("BYTE", "number", "Uint8", 1),
+    "char": ("CHAR", "number", "Uint8", 1), "wchar": ("WCHAR", "number", "Uint32", 4),
+    "int8": ("INT8", "number", "Int8", 1), "uint8": ("UINT8", "number", "Uint8", 1),
+    "int16": ("INT16", "number", "Int16", 2), "uint16": ("UINT16", "number", "Uint16", 2),
+    "int32": ("INT32", "number", "Int32", 4), "uint32": ("UINT32", "number", "Uint32", 4),
+    "int64": ("INT64", "bigint", "BigInt64", 8), "uint64": ("UINT64", "bigint", "BigUint64", 8),
+    "float": ("FLOAT", "number", "Float32", 4), "double": ("DOUBLE", "number", "Float64", 8),
 }
-# the other helpers of one runtime codec -> (runtime codec, TypeScript type)
-PLAIN = {
-    **SCALARS,
+# a helper of one runtime codec -> (runtime codec, TypeScript type)
+PLAIN: Dict[str, Tuple[str, str]] = {
+    **{h: (c, t) for h, (c, t, _, _) in SCALARS.items()},
     "decimal": ("DECIMAL", "rt.Decimal"), "uuid": ("UUID", "string"),
-    "timestamp": ("TIMESTAMP", "bigint"), "string": ("STRING", "string"),
-    "bytes": ("BYTES", "Uint8Array"),
-}
-# wire scalar -> (DataView accessor, size)
-DATAVIEW = {
-    "byte": ("Uint8", 1), "char": ("Uint8", 1), "uint8": ("Uint8", 1), "int8": ("Int8", 1),
-    "int16": ("Int16", 2), "uint16": ("Uint16", 2), "int32": ("Int32", 4),
-    "uint32": ("Uint32", 4), "wchar": ("Uint32", 4), "int64": ("BigInt64", 8),
-    "uint64": ("BigUint64", 8), "float": ("Float32", 4), "double": ("Float64", 8),
+    "timestamp": ("TIMESTAMP", "bigint"), "string": ("STRING", "string"), "bytes": ("BYTES", "Uint8Array"),
 }
 # value helpers the runtime reads and writes in place (the others by a DataView)
 IN_PLACE = {"decimal": "rt.DECIMAL", "uuid": "rt.UUID"}
 
 
-def _plain_codec(g: Scope, w: Wire) -> str:
-    return "rt." + PLAIN[w.helper][0]
-
-
-def _ref_codec(g: Scope, w: Wire) -> str:
-    assert w.ref is not None
-    return g.wire_ref(w.ref) + "Codec"
-
-
-def _element_codec(g: Scope, w: Wire) -> str:
+def _el(w: Wire) -> Wire:
     assert w.element is not None
-    return codec(g, w.element)
+    return w.element
 
 
-def _map_codec(g: Scope, w: Wire) -> str:
+def _key(w: Wire) -> Wire:
     assert w.key is not None
-    return f"rt.{w.helper}({codec(g, w.key)}, {_element_codec(g, w)})"
+    return w.key
 
 
+def _ref(g: Scope, w: Wire) -> str:
+    assert w.ref is not None
+    return g.wire_ref(w.ref)
+
+
+REFS = ("enum", "flags", "struct")
+SEQUENCES = ("vector", "list", "set")
 CODECS: Dict[str, Callable[[Scope, Wire], str]] = {
-    **{h: _plain_codec for h in PLAIN},
-    "enum": _ref_codec, "flags": _ref_codec, "struct": _ref_codec,
-    "optional": lambda g, w: f"rt.optional({_element_codec(g, w)})",
-    "array": lambda g, w: f"rt.array({_element_codec(g, w)}, {w.length})",
-    **{h: lambda g, w: f"rt.{w.helper}({_element_codec(g, w)})" for h in ("vector", "list", "set")},
-    "map": _map_codec, "hash": _map_codec,
+    **{h: lambda g, w: "rt." + PLAIN[w.helper][0] for h in PLAIN},
+    **{h: lambda g, w: _ref(g, w) + "Codec" for h in REFS},
+    "optional": lambda g, w: f"rt.optional({codec(g, _el(w))})",
+    "array": lambda g, w: f"rt.array({codec(g, _el(w))}, {w.length})",
+    **{h: lambda g, w: f"rt.{w.helper}({codec(g, _el(w))})" for h in SEQUENCES},
+    **{h: lambda g, w: f"rt.{w.helper}({codec(g, _key(w))}, {codec(g, _el(w))})" for h in ("map", "hash")},
 }
 
 
@@ -72,31 +63,16 @@ def codec(g: Scope, w: Wire) -> str:
 
 
 def _list_type(g: Scope, w: Wire) -> str:
-    assert w.element is not None
-    inner = type_of(g, w.element)
+    inner = type_of(g, _el(w))
     return f"({inner})[]" if " " in inner else f"{inner}[]"
-
-
-def _ref_type(g: Scope, w: Wire) -> str:
-    assert w.ref is not None
-    return g.wire_ref(w.ref)
-
-
-def _map_type(g: Scope, w: Wire) -> str:
-    assert w.key is not None and w.element is not None
-    return f"Map<{type_of(g, w.key)}, {type_of(g, w.element)}>"
-
-
-def _optional_type(g: Scope, w: Wire) -> str:
-    assert w.element is not None
-    return f"{type_of(g, w.element)} | null"
 
 
 TYPES: Dict[str, Callable[[Scope, Wire], str]] = {
     **{h: (lambda g, w: PLAIN[w.helper][1]) for h in PLAIN},
-    "enum": _ref_type, "flags": _ref_type, "struct": _ref_type, "optional": _optional_type,
-    **{h: _list_type for h in ("array", "vector", "list", "set")},
-    "map": _map_type, "hash": _map_type,
+    **{h: _ref for h in REFS},
+    "optional": lambda g, w: f"{type_of(g, _el(w))} | null",
+    **{h: _list_type for h in ("array", *SEQUENCES)},
+    **{h: lambda g, w: f"Map<{type_of(g, _key(w))}, {type_of(g, _el(w))}>" for h in ("map", "hash")},
 }
 
 
@@ -109,32 +85,27 @@ def base_type(scalar: str) -> str:
     return SCALARS[scalar][1]
 
 
-def _dv_scalar(w: Wire) -> str:
+def _access(w: Wire) -> Tuple[str, str]:
+    """The DataView accessor of `w` and its little-endian flag (wider than a byte)."""
     scalar = layouts.TIMESTAMP.scalar if w.helper == "timestamp" else w.scalar
-    assert scalar is not None
-    return scalar
+    _, _, accessor, size = SCALARS[str(scalar)]
+    return accessor, ", true" if size > 1 else ""
 
 
 def dv_read(w: Wire, pos: str, view: str = "dv") -> str:
     """An expression reading the value of `w` at `pos` (r, the Reader, in scope)."""
     if w.helper in IN_PLACE:
         return f"{IN_PLACE[w.helper]}.read(r, {pos})"
-    scalar = _dv_scalar(w)
-    if scalar == "bool":
-        return f"{view}.getUint8({pos}) !== 0"
-    t, size = DATAVIEW[scalar]
-    return f"{view}.get{t}({pos}{', true' if size > 1 else ''})"
+    accessor, little = _access(w)
+    return f"{view}.get{accessor}({pos}{little})" + (" !== 0" if w.scalar == "bool" else "")
 
 
 def dv_write(w: Wire, pos: str, value: str, view: str = "dv") -> str:
     """A statement writing `value` of `w` at `pos` (w, the Writer, in scope)."""
     if w.helper in IN_PLACE:
         return f"{IN_PLACE[w.helper]}.write(w, {pos}, {value});"
-    scalar = _dv_scalar(w)
-    if scalar == "bool":
-        return f"{view}.setUint8({pos}, {value} ? 1 : 0);"
-    t, size = DATAVIEW[scalar]
-    return f"{view}.set{t}({pos}, {value}{', true' if size > 1 else ''});"
+    accessor, little = _access(w)
+    return f"{view}.set{accessor}({pos}, {value}{' ? 1 : 0' if w.scalar == 'bool' else ''}{little});"
 
 
 # helpers of a field generated code codes in line; the others through the field table

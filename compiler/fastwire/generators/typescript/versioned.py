@@ -1,7 +1,7 @@
 """The versioned format's hot paths per struct, rendered from its codec plan
-(plan.versioned.steps): `put`, `getAt` (this version or a newer one in line), `vget`,
-`vcheck` and `checkAt`. A field the plan codes by a helper is coded in line when
-types.in_line says so, else by the struct's field table (`_F_<Struct>`)."""
+(plan.versioned.steps): `put`, `getAt` (this version or a newer one in line) and
+`checkAt` (the runtime's vget and vcheck call these). A field the plan codes by a helper
+is coded in line when types.in_line says so, else by the struct's field table (`_F_<Struct>`)."""
 
 from __future__ import annotations
 
@@ -38,9 +38,6 @@ def codec_of(g: Scope, s: ir.StructType, mode: str) -> Codec:
                  "!" if mode == "ts" else "", raw, mode)
 
 
-Emit = Callable[[Scope, Printer, Codec, plan.Step], None]
-
-
 def at_of(x: Union[plan.Step, plan.PlanField]) -> int:
     """A versioned step's or field's offset from the body's start (always known)."""
     assert x.at is not None
@@ -52,38 +49,24 @@ def slot_end(step: plan.Step) -> int:
     return at_of(step) + step.size
 
 
-def _element(g: Scope, w: lower.WireType) -> str:
+def element(g: Scope, w: lower.WireType) -> str:
+    """The runtime codec of a container's element."""
     assert w.element is not None
     return codec(g, w.element)
 
 
-# ---- getAt: a field's value into v -------------------------------------------------
-def get_struct(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
-    f = step.field
-    p.value(f"v.{g.prop(f.name)} = {codec(g, f.wire)}.getAt(r, at, "
-            f"r.view.getUint32(at + {step.at}, true), at + {slot_end(step)}, d - 1);")
-
-
-def get_string(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
-    p.value(f"v.{g.prop(step.field.name)} = rt.vgetString(r, at + {step.at}, at);")
-
-
 def struct_optional(g: Scope, p: Printer, k: Codec, step: plan.Step, check: bool) -> None:
     """A struct optional: its value block found and its body read (or checked) in line."""
-    ec, offset, prop = _element(g, step.field.wire), step.at, g.prop(step.field.name)
+    ec, offset, prop = element(g, step.field.wire), step.at, g.prop(step.field.name)
     if check:
         p.value(f"if (r.buf[at + {offset}] !== 0) {{")
-        p.indent()
-        p.value(f"const b = rt.voptional(r, at, at + {offset}, 4);")
-        p.value(f"{ec}.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);")
-        p.outdent()
-        p.value("}")
-        return
-    p.value(f"if (r.buf[at + {offset}] === 0) v.{prop} = null;")
-    p.value("else {")
+    else:
+        p.value(f"if (r.buf[at + {offset}] === 0) v.{prop} = null;")
+        p.value("else {")
     p.indent()
     p.value(f"const b = rt.voptional(r, at, at + {offset}, 4);")
-    p.value(f"v.{prop} = {ec}.getAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);")
+    body = f"{ec}.{'checkAt' if check else 'getAt'}(r, b, r.view.getUint32(b, true), b + 4, d - 1);"
+    p.value(body if check else f"v.{prop} = {body}")
     p.outdent()
     p.value("}")
 
@@ -91,7 +74,6 @@ def struct_optional(g: Scope, p: Printer, k: Codec, step: plan.Step, check: bool
 def struct_sequence(g: Scope, p: Printer, k: Codec, step: plan.Step, check: bool) -> None:
     """A vector or list of structs: its slots walked, each body read (or checked) in line."""
     w, offset = step.field.wire, step.at
-    ec = _element(g, w)
     p.value("{")
     p.indent()
     p.value(f"const so = r.view.getUint32(at + {offset}, true);")
@@ -103,7 +85,7 @@ def struct_sequence(g: Scope, p: Printer, k: Codec, step: plan.Step, check: bool
     p.value("const n = r.p;")
     p.value("for (let i = 0; i < n; i++, p += 4) {")
     p.indent()
-    call = f"{ec}.{'checkAt' if check else 'getAt'}(r, at, r.view.getUint32(p, true), p + 4, d - 1)"
+    call = f"{element(g, w)}.{'checkAt' if check else 'getAt'}(r, at, r.view.getUint32(p, true), p + 4, d - 1)"
     p.value(f"{call};" if check else f"out.push({call});")
     p.outdent()
     p.value("}")
@@ -115,63 +97,53 @@ def struct_sequence(g: Scope, p: Printer, k: Codec, step: plan.Step, check: bool
     p.value("}")
 
 
-def get_table(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
-    f = step.field
-    p.value(f"v.{g.prop(f.name)} = {k.F}[{f.index}]{k.bang}.vget(r, at + {step.at}, at, d - 1);")
+def _struct(g: Scope, step: plan.Step, view: str, fn: str) -> str:
+    return (f"{codec(g, step.field.wire)}.{fn}(r, at, {view}.getUint32(at + {step.at}, true), "
+            f"at + {slot_end(step)}, d - 1)")
 
 
-GETS: Dict[str, Emit] = {
-    "struct": get_struct, "string": get_string, "bytes": get_table, "table": get_table,
-    "struct_optional": lambda g, p, k, step: struct_optional(g, p, k, step, False),
-    "struct_sequence": lambda g, p, k, step: struct_sequence(g, p, k, step, False),
+def _table(k: Codec, step: plan.Step, fn: str) -> str:
+    return f"{k.F}[{step.field.index}]{k.bang}.{fn}(r, at + {step.at}, at, d - 1)"
+
+
+Line = Callable[[Scope, Codec, plan.Step], str]
+# how getAt reads (an expression) and checkAt checks (a call) a field coded in one line;
+# a struct optional or a vector or list of structs by its own lines
+GETS: Dict[str, Line] = {
+    "struct": lambda g, k, step: _struct(g, step, "r.view", "getAt"),
+    "string": lambda g, k, step: f"rt.vgetString(r, at + {step.at}, at)",
+    "bytes": lambda g, k, step: _table(k, step, "vget"),
+    "table": lambda g, k, step: _table(k, step, "vget"),
 }
-
-
-# ---- checkAt: a field checked ------------------------------------------------------
-def check_struct(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
-    p.value(f"{codec(g, step.field.wire)}.checkAt(r, at, dv.getUint32(at + {step.at}, true), "
-            f"at + {slot_end(step)}, d - 1);")
-
-
-def check_text(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
-    """A string's or bytes' block checked in line."""
-    end_at = slot_end(step)
-    p.value("{")
-    p.indent()
-    p.value(f"const o = dv.getUint32(at + {step.at}, true);")
-    p.value("if (o !== 0) {")
-    p.indent()
-    p.value("const q = at + o;")
-    p.value(f"if (q < at + {end_at} || q + 4 > end) rt.vblock(r, at, o, at + {end_at});")
-    p.value("const n = dv.getUint32(q, true) + 4;")
-    p.value(f"if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + {end_at});")
-    p.value("r.budget -= n;")
-    p.outdent()
-    p.value("}")
-    p.outdent()
-    p.value("}")
-
-
-def check_table(g: Scope, p: Printer, k: Codec, step: plan.Step) -> None:
-    f = step.field
-    p.value(f"{k.F}[{f.index}]{k.bang}.vcheck(r, at + {step.at}, at, d - 1);")
-
-
-CHECKS: Dict[str, Emit] = {
-    "struct": check_struct, "string": check_text, "bytes": check_text, "table": check_table,
-    "struct_optional": lambda g, p, k, step: struct_optional(g, p, k, step, True),
-    "struct_sequence": lambda g, p, k, step: struct_sequence(g, p, k, step, True),
+CHECKS: Dict[str, Line] = {
+    "struct": lambda g, k, step: _struct(g, step, "dv", "checkAt"),
+    "table": lambda g, k, step: _table(k, step, "vcheck"),
 }
+BY_LINES = {"struct_optional": struct_optional, "struct_sequence": struct_sequence}
 
 
-def check_decimal(p: Printer, k: Codec, f: plan.PlanField) -> None:
-    """A decimal's scale byte tested in line; the runtime throws when it is too large."""
-    p.value(f"if (r.buf[at + {at_of(f) + DECIMAL.scale_at}]{k.bang} > {DECIMAL.max_scale}) "
-            f"rt.DECIMAL.vcheck(r, at + {f.at}, at, d);")
+def check_text(p: Printer, step: plan.Step) -> None:
+    """A string's or bytes' block checked in line (faster in checkAt than rt.vcheckText)."""
+    e = slot_end(step)
+    for line in ("{", f"    const o = dv.getUint32(at + {step.at}, true);", "    if (o !== 0) {",
+                 "        const q = at + o;",
+                 f"        if (q < at + {e} || q + 4 > end) rt.vblock(r, at, o, at + {e});",
+                 "        const n = dv.getUint32(q, true) + 4;",
+                 f"        if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + {e});",
+                 "        r.budget -= n;", "    }", "}"):
+        p.value(line)
 
 
-# value helpers checked beyond their size (the others hold any bytes)
-VALUE_CHECKS = {"decimal": check_decimal}
+def emit_field(g: Scope, p: Printer, k: Codec, step: plan.Step, check: bool) -> None:
+    how = in_line(step.field.wire)
+    if how in BY_LINES:
+        BY_LINES[how](g, p, k, step, check)
+    elif check and how in ("string", "bytes"):
+        check_text(p, step)
+    elif check:
+        p.value(CHECKS[how](g, k, step) + ";")
+    else:
+        p.value(f"v.{g.prop(step.field.name)} = {GETS[how](g, k, step)};")
 
 
 # ---- the struct's versioned functions ------------------------------------------------
@@ -221,18 +193,13 @@ def emit_versioned(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
             for f in step.fields:
                 p.value(f"v.{g.prop(f.name)} = {dv_read(f.wire, f'at + {f.at}')};")
         else:
-            GETS[in_line(step.field.wire)](g, p, k, step)
+            emit_field(g, p, k, step, False)
     p.value("return v;")
     p.outdent()
     p.value("};")
-    slot = f"(r{t(': rt.Reader')}, pos{t(': number')}, base{t(': number')}, d{t(': number')})"
-    p.value(f"{c}.vget = {slot}{t(f': {k.name}')} => {c}.getAt(r, base, r.view.getUint32(pos, true), "
-            "pos + 4, d);")
-    p.value(f"{c}.vcheck = {slot}{t(': void')} => {c}.checkAt(r, base, r.view.getUint32(pos, true), "
-            "pos + 4, d);")
     # check: the header's checks as two conditions (when one fails, the generic enter()
     # runs to throw the precise error), the budget kept in a local (written back around
-    # nested calls), text blocks checked in line
+    # nested calls)
     p.value(f"{c}.checkAt = {sig}{t(': void')} => {{")
     p.indent()
     p.value("const end = r.end;")
@@ -253,9 +220,10 @@ def emit_versioned(g: Scope, p: Printer, s: ir.StructType, mode: str) -> None:
     for step in steps:
         if step.op == "values":
             for f in step.fields:
-                if f.helper in VALUE_CHECKS:
-                    VALUE_CHECKS[f.helper](p, k, f)
+                if f.helper == "decimal":  # its scale byte tested (the other values hold any bytes)
+                    p.value(f"if (r.buf[at + {at_of(f) + DECIMAL.scale_at}]{k.bang} > {DECIMAL.max_scale}) "
+                            f"rt.DECIMAL.vcheck(r, at + {f.at}, at, d);")
         else:
-            CHECKS[in_line(step.field.wire)](g, p, k, step)
+            emit_field(g, p, k, step, True)
     p.outdent()
     p.value("};")
