@@ -360,6 +360,46 @@ func (p *JSONParser) ChargeZero() {
 	p.Zero--
 }
 
+// ReadArray reads a JSON array of exactly n items, item(i) reading the i-th.
+func (p *JSONParser) ReadArray(n int, item func(i int)) {
+	if !p.Array() {
+		return
+	}
+	i := 0
+	for p.More() {
+		if i == n {
+			p.Fail(ErrInvalidArgument)
+			break
+		}
+		item(i)
+		i++
+	}
+	if i != n {
+		p.Fail(ErrInvalidArgument)
+	}
+}
+
+// ReadSlice reads a JSON array into dst (emptied first), item reading each element in
+// place; zeroSize charges each to the zero-size allowance.
+func ReadSlice[T any](p *JSONParser, dst []T, zeroSize bool, item func(e *T)) []T {
+	var zero T
+	dst = dst[:0]
+	if !p.Array() {
+		return dst
+	}
+	for p.More() {
+		dst = append(dst, zero)
+		item(&dst[len(dst)-1])
+		if zeroSize {
+			p.ChargeZero()
+		}
+		if p.Err != nil {
+			return dst[:len(dst)-1]
+		}
+	}
+	return dst
+}
+
 // str reads a string literal at pos (the quote) and appends its text to dst.
 func (p *JSONParser) str(dst []byte) []byte {
 	d := p.data

@@ -172,27 +172,20 @@ def _get_optional(g, w, dst):
 
 
 def _get_array(g, w, dst):
-    p, i = g.p, g.var("i")
-    with p.block("if p.Array() {", "}"):
-        p.print(f"{i} := 0")
-        with p.block("for p.More() {", "}"):
-            p.print(f"if {i} == {w.length} {{\n    {FAIL}\n    break\n}}")
-            jget(g, w.element, f"{dst}[{i}]")
-            p.print(f"{i}++")
-        p.print(f"if {i} != {w.length} {{\n    {FAIL}\n}}")
+    """Exactly w.length items, each read by a closure over its index."""
+    i = g.var("i")
+    with g.p.block(f"p.ReadArray({w.length}, func({i} int) {{", "})"):
+        jget(g, w.element, f"{dst}[{i}]")
 
 
 def _get_sequence(g, w, dst):
-    e, p, x = w.element, g.p, g.var("e")
-    p.print(f"{dst} = {dst}[:0]")
-    with p.block("if p.Array() {", "}"), p.block("for p.More() {", "}"):
-        p.print(f"var {x} {gotype(g, e)}")
+    """A vector, list or set: each element read in place by a closure (a struct's from its defaults)."""
+    e, x = w.element, g.var("e")
+    zero = "true" if e.final_size == 0 else "false"
+    with g.p.block(f"{dst} = fw.ReadSlice(p, {dst}, {zero}, func({x} *{gotype(g, e)}) {{", "})"):
         if needs_init(e):
-            emit_default(g, x, e, None)
-        jget(g, e, x)
-        if e.final_size == 0:
-            p.print("p.ChargeZero()")
-        p.print(f"if p.Err != nil {{\n    break\n}}\n{dst} = append({dst}, {x})")
+            emit_default(g, f"(*{x})", e, None)
+        jget(g, e, f"(*{x})")
     sort_read(g, w, dst)
 
 

@@ -5417,158 +5417,69 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 	for p.NextKey() {
 		switch string(p.Key) {
 		case "f_array":
-			if p.Array() {
-				i642 := 0
-				for p.More() {
-					if i642 == 3 {
-						p.Fail(fw.ErrInvalidArgument)
-						break
-					}
-					s.FArray[i642] = int32(p.Int(-2147483648, 2147483647))
-					i642++
-				}
-				if i642 != 3 {
-					p.Fail(fw.ErrInvalidArgument)
-				}
-			}
+			p.ReadArray(3, func(i642 int) {
+				s.FArray[i642] = int32(p.Int(-2147483648, 2147483647))
+			})
 		case "f_array_optional":
-			if p.Array() {
-				i643 := 0
-				for p.More() {
-					if i643 == 2 {
-						p.Fail(fw.ErrInvalidArgument)
-						break
+			p.ReadArray(2, func(i643 int) {
+				if p.Null() {
+					s.FArrayOptional[i643] = nil
+				} else {
+					if s.FArrayOptional[i643] == nil {
+						s.FArrayOptional[i643] = new(string)
 					}
-					if p.Null() {
-						s.FArrayOptional[i643] = nil
-					} else {
-						if s.FArrayOptional[i643] == nil {
-							s.FArrayOptional[i643] = new(string)
-						}
-						p.String(&(*s.FArrayOptional[i643]))
-					}
-					i643++
+					p.String(&(*s.FArrayOptional[i643]))
 				}
-				if i643 != 2 {
-					p.Fail(fw.ErrInvalidArgument)
-				}
-			}
+			})
 		case "f_array_struct":
-			if p.Array() {
-				i644 := 0
-				for p.More() {
-					if i644 == 2 {
-						p.Fail(fw.ErrInvalidArgument)
-						break
-					}
-					s.FArrayStruct[i644].FwGetJSON(p)
-					i644++
-				}
-				if i644 != 2 {
-					p.Fail(fw.ErrInvalidArgument)
-				}
-			}
+			p.ReadArray(2, func(i644 int) {
+				s.FArrayStruct[i644].FwGetJSON(p)
+			})
 		case "f_vector":
-			s.FVector = s.FVector[:0]
-			if p.Array() {
-				for p.More() {
-					var e645 byte
-					e645 = byte(p.Uint(255))
-					if p.Err != nil {
-						break
-					}
-					s.FVector = append(s.FVector, e645)
-				}
-			}
+			s.FVector = fw.ReadSlice(p, s.FVector, false, func(e645 *byte) {
+				(*e645) = byte(p.Uint(255))
+			})
 		case "f_vector_optional":
-			s.FVectorOptional = s.FVectorOptional[:0]
-			if p.Array() {
-				for p.More() {
-					var e646 *EnumByte
-					if p.Null() {
-						e646 = nil
-					} else {
-						if e646 == nil {
-							e646 = new(EnumByte)
-						}
-						(*e646) = EnumByte(p.Uint(255))
+			s.FVectorOptional = fw.ReadSlice(p, s.FVectorOptional, false, func(e646 **EnumByte) {
+				if p.Null() {
+					(*e646) = nil
+				} else {
+					if (*e646) == nil {
+						(*e646) = new(EnumByte)
 					}
-					if p.Err != nil {
-						break
-					}
-					s.FVectorOptional = append(s.FVectorOptional, e646)
+					(*(*e646)) = EnumByte(p.Uint(255))
 				}
-			}
+			})
 		case "f_vector_struct":
-			s.FVectorStruct = s.FVectorStruct[:0]
-			if p.Array() {
-				for p.More() {
-					var e647 proto.Order
-					e647 = proto.NewOrder()
-					e647.FwGetJSON(p)
-					if p.Err != nil {
-						break
-					}
-					s.FVectorStruct = append(s.FVectorStruct, e647)
-				}
-			}
+			s.FVectorStruct = fw.ReadSlice(p, s.FVectorStruct, false, func(e647 *proto.Order) {
+				(*e647) = proto.NewOrder()
+				(*e647).FwGetJSON(p)
+			})
 		case "f_list":
-			s.FList = s.FList[:0]
-			if p.Array() {
-				for p.More() {
-					var e648 string
-					p.String(&e648)
-					if p.Err != nil {
-						break
-					}
-					s.FList = append(s.FList, e648)
-				}
-			}
+			s.FList = fw.ReadSlice(p, s.FList, false, func(e648 *string) {
+				p.String(&(*e648))
+			})
 		case "f_list_optional":
-			s.FListOptional = s.FListOptional[:0]
-			if p.Array() {
-				for p.More() {
-					var e649 *Optionals
-					if p.Null() {
-						e649 = nil
-					} else {
-						if e649 == nil {
-							e649 = new(Optionals)
-						}
-						e649.FwGetJSON(p)
+			s.FListOptional = fw.ReadSlice(p, s.FListOptional, false, func(e649 **Optionals) {
+				if p.Null() {
+					(*e649) = nil
+				} else {
+					if (*e649) == nil {
+						(*e649) = new(Optionals)
 					}
-					if p.Err != nil {
-						break
-					}
-					s.FListOptional = append(s.FListOptional, e649)
+					(*e649).FwGetJSON(p)
 				}
-			}
+			})
 		case "f_set":
-			s.FSet = s.FSet[:0]
-			if p.Array() {
-				for p.More() {
-					var e650 int64
-					e650 = int64(p.Int(-9223372036854775808, 9223372036854775807))
-					if p.Err != nil {
-						break
-					}
-					s.FSet = append(s.FSet, e650)
-				}
-			}
+			s.FSet = fw.ReadSlice(p, s.FSet, false, func(e650 *int64) {
+				(*e650) = int64(p.Int(-9223372036854775808, 9223372036854775807))
+			})
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		case "f_set_struct":
-			s.FSetStruct = s.FSetStruct[:0]
-			if p.Array() {
-				for p.More() {
-					var e651 proto.Balance
-					e651 = proto.NewBalance()
-					e651.FwGetJSON(p)
-					if p.Err != nil {
-						break
-					}
-					s.FSetStruct = append(s.FSetStruct, e651)
-				}
-			}
+			s.FSetStruct = fw.ReadSlice(p, s.FSetStruct, false, func(e651 *proto.Balance) {
+				(*e651) = proto.NewBalance()
+				(*e651).FwGetJSON(p)
+			})
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		case "f_map":
 			s.FMap = fw.ClearMap(s.FMap, 0)
@@ -8744,18 +8655,10 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 				s.Asset.FwGetJSON(p)
 			}
 		case "orders":
-			s.Orders = s.Orders[:0]
-			if p.Array() {
-				for p.More() {
-					var e769 protoex.Order
-					e769 = protoex.NewOrder()
-					e769.FwGetJSON(p)
-					if p.Err != nil {
-						break
-					}
-					s.Orders = append(s.Orders, e769)
-				}
-			}
+			s.Orders = fw.ReadSlice(p, s.Orders, false, func(e769 *protoex.Order) {
+				(*e769) = protoex.NewOrder()
+				(*e769).FwGetJSON(p)
+			})
 		case "refs":
 			s.Refs = EnumRefs(p.Int(-32768, 32767))
 		case "extra":

@@ -1698,18 +1698,10 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 				s.Asset.FwGetJSON(p)
 			}
 		case "orders":
-			s.Orders = s.Orders[:0]
-			if p.Array() {
-				for p.More() {
-					var e89 Order
-					e89 = NewOrder()
-					e89.FwGetJSON(p)
-					if p.Err != nil {
-						break
-					}
-					s.Orders = append(s.Orders, e89)
-				}
-			}
+			s.Orders = fw.ReadSlice(p, s.Orders, false, func(e89 *Order) {
+				(*e89) = NewOrder()
+				(*e89).FwGetJSON(p)
+			})
 		default:
 			p.Skip()
 		}
