@@ -1,5 +1,5 @@
 """Java's spelling of the shared walks (jvm/codec.py, fast.py, fastput.py): the
-statements of each route (jvm/syntax.py), the fast paths' declarations and blocks."""
+statements of each route (jvm's CALLS in WRAP), the fast paths' declarations and blocks."""
 
 from __future__ import annotations
 
@@ -36,40 +36,6 @@ WRITE = {**{s: _BY_WIDTH[n] for s, n in SCALAR_WIDTHS.items()},
          "double": "w.f64({p}, {v});", "timestamp": "w.i64({p}, {v});",
          "decimal": "dev.fastwire.Decimals.write(w.buf, {p}, {v});",
          "uuid": "dev.fastwire.Uuids.write(w.buf, {p}, {v});"}
-STATEMENTS = {  # the in-line routes (the others: jvm's CALLS in WRAP)
-    "vput": {
-        "opt": "{{ {et} x = {v}; int q = " + D + ".vputOptional(w, {p}, {base}, x != null, {es}); "
-               "if (q >= 0) {inner}; }}",
-        "seq": "{{ java.util.List<{et}> x = {v}; int n = x.size(); int at = " + D
-               + ".vputSequence(w, {p}, {base}, n, {es}); for (int i = 0; i < n; i++) "
-               "{ec}.vput0(w, at + {es} * i, {base}, x.get(i)); }}"},
-    "vget": {
-        "opt": "{{ int q = " + D + ".vgetOptional(r, {p}, body, {es}); {cur} = q < 0 ? null : {inner}; }}",
-        "seq": "{{ java.util.List<{et}> out = " + D + ".list({cur});\n"
-               "int at = " + D + ".vgetSequence(r, {p}, body, {es});\n"
-               "int n = at < 0 ? 0 : r.len, old = out.size();\n"
-               "for (int i = 0; i < n; i++) " + D + ".set(out, i, old, "
-               "{ec}.vget0(r, at + {es} * i, body, depth, i < old ? out.get(i) : null));\n"
-               + D + ".trim(out, n);\n{cur} = out; }}"},
-    "vcheck": {
-        "opt": "{{ int q = " + D + ".vgetOptional(r, {p}, body, {es}); if (q >= 0) {inner}; }}",
-        "seq": "{{ int at = " + D + ".vgetSequence(r, {p}, body, {es}); for (int i = 0, n = at < 0 ? 0 : "
-               "r.len; i < n; i++) {ec}.vcheck0(r, at + {es} * i, body, depth); }}"},
-    "fput": {
-        "opt": "{{ {et} x = {v}; w.addU8(x != null ? 1 : 0); if (x != null) {inner}; }}",
-        "seq": "{{ java.util.List<{et}> x = {v}; int n = x.size(); w.addI32(n); "
-               "for (int i = 0; i < n; i++) {ec}.fput0(w, x.get(i)); }}"},
-    "fget": {
-        "opt": "{cur} = " + D + ".fpresent(r) ? {inner} : null;",
-        "seq": "{{ java.util.List<{et}> out = " + D + ".list({cur});\n"
-               "int n = r.count({fmin}), old = out.size();\n"
-               "for (int i = 0; i < n; i++) " + D + ".set(out, i, old, "
-               "{ec}.fget0(r, depth, i < old ? out.get(i) : null));\n"
-               + D + ".trim(out, n);\n{cur} = out; }}"},
-    "fcheck": {
-        "opt": "if (" + D + ".fpresent(r)) {inner};",
-        "seq": "for (int i = 0, n = r.count({fmin}); i < n; i++) {ec}.fcheck0(r, depth);"},
-}
 WRAP = {"vput": "{call};", "vget": "{cur} = {call};", "vcheck": "{call};", "fput": "{call};",
         "fget": "{cur} = {call};", "fcheck": "{call};"}
 # fastput.py: an optional struct (opt) or a list of structs (seq) written in line, by format.
@@ -169,7 +135,6 @@ class JavaSyntax(Syntax):
                 **{h: "w.integer({v})" for h in ("int8", "int16", "int32", "int64")}}
     json_case = "case {key}: {v} = {fc}.jget(r); return true;"
     end = ";"
-    statements = STATEMENTS
     wrap = WRAP
     heads = {
         "vfast0": ("public static long vfast0(byte[] d, long slot, long base, long size, long left)", ()),

@@ -3,11 +3,10 @@ fastput.py); java/syntax.py and kotlin/syntax.py fill it in for one struct. The 
 what is written, checked and read, in what order; a Syntax says how it reads.
 
 The general codec's statements, by operation and route (route()): the calls both languages
-make (CALLS, INNER) in the language's statement (`wrap`, {call}), and its own for the in-line
-routes (`statements`). str.format templates over {p} the slot, {base}, {v} the value, {cur}
-the field read, {read} a value's read, {sc} the struct's codec class, {fc} the field's codec
-and, of an optional's value or a list's element, {et} its boxed type, {es} its slot, {ec} its
-codec class, {fmin} its least final size and {inner} its statement (INNER).
+make (CALLS) in the language's statement (`wrap`, {call}). str.format templates over {p} the
+slot, {base}, {v} the value, {cur} the field read, {read} a value's read, {sc} the struct's
+codec class and {fc} the field's codec (an optional or a container: the runtime's, of
+dev.fastwire.Codecs, over its element's).
 """
 
 from __future__ import annotations
@@ -81,18 +80,19 @@ METHODS = {name: spec.partition(" : ") for name, spec in table("""
     fget r R, depth int, reuse N? : N
     fcheck r R, depth int""").items()}
 
-# How the general codec bodies code a field (its route), from the helper the plan names:
-# `value` a fixed-size value in place; `string`, `bytes`, `struct` through dev.fastwire.Direct
-# or the struct's static entries; `opt` an optional string or struct and `seq` a vector or
-# list of structs, in line; `codec` anything else, through the field's codec (Fields.F_x).
+# How a field is coded, from the helper the plan names: `value` a fixed-size value in place;
+# `string`, `bytes`, `struct` through dev.fastwire.Direct or the struct's static entries;
+# `codec` anything else, through the field's codec (Fields.F_x). The fast paths (fast.py,
+# fastput.py) also take `opt`, an optional string or struct, and `seq`, a vector or list of
+# structs, in line; the general bodies code those by their codec.
 DIRECT = {"string": "string", "bytes": "bytes", "struct": "struct"}
-# What an optional or a vector or list holds for it to be coded in line.
+# What an optional or a vector or list holds for the fast paths to code it in line.
 IN_LINE = {"optional": ("opt", ("string", "struct")), "vector": ("seq", ("struct",)),
            "list": ("seq", ("struct",))}
 
 
 def route(w: lower.WireType) -> str:
-    """How a field is coded by the general bodies (the comment above)."""
+    """How a field is coded (the comment above)."""
     if w.is_value:
         return "value"
     way, elements = IN_LINE.get(w.helper, ("codec", ()))
@@ -117,19 +117,8 @@ CALLS = {
     "fcheck": {"string": D + ".fcheckText(r)", "bytes": D + ".fcheckText(r)",
                "struct": "{sc}.fcheck0(r, depth)", "codec": "{fc}.fcheck(r, depth)"},
 }
-INNER = {
-    "vput": {"string": D + ".vputString(w, q, q, x)", "struct": "{ec}.vput0(w, q, q, x)"},
-    "vget": {"string": D + ".vgetString(r, q, q, {cur})", "struct": "{ec}.vget0(r, q, q, depth, {cur})"},
-    "vcheck": {"string": D + ".vcheckText(r, q, q)", "struct": "{ec}.vcheck0(r, q, q, depth)"},
-    "fput": {"string": D + ".fputString(w, x)", "struct": "{ec}.fput0(w, x)"},
-    "fget": {"string": D + ".fgetString(r, {cur})", "struct": "{ec}.fget0(r, depth, {cur})"},
-    "fcheck": {"string": D + ".fcheckText(r)", "struct": "{ec}.fcheck0(r, depth)"},
-}
-
-
 class Syntax:
     end = ""  # a statement's end
-    statements: Dict[str, Dict[str, str]] = {}
     wrap: Dict[str, str] = {}
     # fast.py: the walks' heads ({name}: the struct), each with the lines opening its body
     heads: Dict[str, Tuple[str, Tuple[str, ...]]] = {}
@@ -221,23 +210,14 @@ class Syntax:
     # ---- the statements, from the tables ------------------------------------------------
 
     def spell(self, op: str, f: plan.PlanField, **names: str) -> Optional[str]:
-        w, e = f.wire, f.wire.element
-        way = route(w)
-        template = self.statements[op].get(way)
-        if template is None and way in CALLS[op]:
-            template = self.wrap[op].replace("{call}", CALLS[op][way])
-        if template is None:
+        w = f.wire
+        way = "value" if w.is_value else DIRECT.get(w.helper, "codec")
+        if way not in CALLS[op]:
             return None
         names.update(fc=self.struct_codec(w) if w.helper == "struct" else self.fcodec(f))
         if w.ref is not None:
             names.update(sc=self.scodec(w.ref))
-        if e is not None:
-            names.update(et=self.boxed(e), es=str(e.slot), fmin=str(e.final_min))
-            if e.ref is not None:
-                names.update(ec=self.scodec(e.ref))
-            if way == "opt":
-                names.update(inner=INNER[op][e.helper].format(**names))
-        return template.format(**names)
+        return self.wrap[op].replace("{call}", CALLS[op][way]).format(**names)
 
     def vput(self, f: plan.PlanField, p: str, base: str, v: str) -> str:
         if f.wire.is_value:

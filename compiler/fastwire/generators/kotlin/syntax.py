@@ -1,5 +1,5 @@
 """Kotlin's spelling of the shared walks (jvm/codec.py, fast.py, fastput.py): the
-statements of each route (jvm/syntax.py), the fast paths' declarations and blocks."""
+statements of each route (jvm's CALLS in WRAP), the fast paths' declarations and blocks."""
 
 from __future__ import annotations
 
@@ -41,36 +41,6 @@ WRITE = {
 }
 RAW_WRITE = {1: "w.u8({p}, {v}.toInt())", 2: "w.i16({p}, {v}.toShort())", 4: "w.i32({p}, {v}.toInt())",
              8: "w.i64({p}, {v})"}
-STATEMENTS = {  # the in-line routes (the others: jvm's CALLS in WRAP)
-    "vput": {
-        "opt": "run {{ val x = {v}; val q = " + D + ".vputOptional(w, {p}, {base}, x != null, {es}); "
-               "if (x != null) {inner} }}",
-        "seq": "run {{ val x = {v}; val n = x.size; val at = " + D + ".vputSequence(w, {p}, {base}, n, {es}); "
-               "for (i in 0 until n) {ec}.vput0(w, at + {es} * i, {base}, x[i]) }}"},
-    "vget": {
-        "opt": "run {{ val q = " + D + ".vgetOptional(r, {p}, body, {es}); if (q < 0) null else {inner} }}",
-        "seq": "run {{ val out = " + D + ".list({cur}); val at = " + D + ".vgetSequence(r, {p}, body, {es})\n"
-               "val n = if (at < 0) 0 else r.len; val old = out.size\n"
-               "for (i in 0 until n) " + D + ".set(out, i, old, "
-               "{ec}.vget0(r, at + {es} * i, body, depth, if (i < old) out[i] else null))\n"
-               + D + ".trim(out, n); out }}"},
-    "vcheck": {
-        "opt": "run {{ val q = " + D + ".vgetOptional(r, {p}, body, {es}); if (q >= 0) {inner} }}",
-        "seq": "run {{ val at = " + D + ".vgetSequence(r, {p}, body, {es}); "
-               "if (at >= 0) for (i in 0 until r.len) {ec}.vcheck0(r, at + {es} * i, body, depth) }}"},
-    "fput": {
-        "opt": "run {{ val x = {v}; w.addU8(if (x != null) 1 else 0); if (x != null) {inner} }}",
-        "seq": "run {{ val x = {v}; val n = x.size; w.addI32(n); for (i in 0 until n) {ec}.fput0(w, x[i]) }}"},
-    "fget": {
-        "opt": "{cur} = if (" + D + ".fpresent(r)) {inner} else null",
-        "seq": "{cur} = run {{ val out = " + D + ".list({cur}); val n = r.count({fmin}); val old = out.size\n"
-               "for (i in 0 until n) " + D + ".set(out, i, old, "
-               "{ec}.fget0(r, depth, if (i < old) out[i] else null))\n"
-               + D + ".trim(out, n); out }}"},
-    "fcheck": {
-        "opt": "if (" + D + ".fpresent(r)) {inner}",
-        "seq": "for (i in 0 until r.count({fmin})) {ec}.fcheck0(r, depth)"},
-}
 WRAP = {"vput": "{call}", "vget": "{call}", "vcheck": "{call}", "fput": "{call}", "fget": "{cur} = {call}",
         "fcheck": "{call}"}
 # fastput.py: an optional struct (opt) or a list of structs (seq) written in line, by format;
@@ -167,7 +137,6 @@ class KotlinSyntax(Syntax):
                 "float": "w.number({v}.toDouble())", "double": "w.number({v})"}
     json_case = "{key} -> {v} = {fc}.jget(r)"
     end = ""
-    statements = STATEMENTS
     wrap = WRAP
     heads = {
         "vfast0": ("fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long",

@@ -116,8 +116,8 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             dev.fastwire.Direct.vputString(w, body + 12, body, v.name);
             w.u8(body + 16, (int) v.state.value);
             com.chronoxor.proto.Balance.Codec.vput0(w, body + 17, body, v.wallet);
-            { com.chronoxor.proto.Balance x = v.asset; int q = dev.fastwire.Direct.vputOptional(w, body + 21, body, x != null, 4); if (q >= 0) com.chronoxor.proto.Balance.Codec.vput0(w, q, q, x); }
-            { java.util.List<com.chronoxor.proto.Order> x = v.orders; int n = x.size(); int at = dev.fastwire.Direct.vputSequence(w, body + 26, body, n, 4); for (int i = 0; i < n; i++) com.chronoxor.proto.Order.Codec.vput0(w, at + 4 * i, body, x.get(i)); }
+            Fields.F_asset.vput(w, body + 21, body, v.asset);
+            Fields.F_orders.vput(w, body + 26, body, v.orders);
         }
 
         static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Account v) {
@@ -129,22 +129,17 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             else v.state = com.chronoxor.proto.State.of(11L);
             if (size >= 21) v.wallet = com.chronoxor.proto.Balance.Codec.vget0(r, body + 17, body, depth, v.wallet);
             else v.wallet = new com.chronoxor.proto.Balance();
-            if (size >= 26) { int q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); v.asset = q < 0 ? null : com.chronoxor.proto.Balance.Codec.vget0(r, q, q, depth, v.asset); }
+            if (size >= 26) v.asset = Fields.F_asset.vget(r, body + 21, body, depth, v.asset);
             else v.asset = null;
-            if (size >= 30) { java.util.List<com.chronoxor.proto.Order> out = dev.fastwire.Direct.list(v.orders);
-                int at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4);
-                int n = at < 0 ? 0 : r.len, old = out.size();
-                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.vget0(r, at + 4 * i, body, depth, i < old ? out.get(i) : null));
-                dev.fastwire.Direct.trim(out, n);
-                v.orders = out; }
+            if (size >= 30) v.orders = Fields.F_orders.vget(r, body + 26, body, depth, v.orders);
             else v.orders = Fields.F_orders.zero();
         }
 
         static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
             if (size >= 16) dev.fastwire.Direct.vcheckText(r, body + 12, body);
             if (size >= 21) com.chronoxor.proto.Balance.Codec.vcheck0(r, body + 17, body, depth);
-            if (size >= 26) { int q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); if (q >= 0) com.chronoxor.proto.Balance.Codec.vcheck0(r, q, q, depth); }
-            if (size >= 30) { int at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4); for (int i = 0, n = at < 0 ? 0 : r.len; i < n; i++) com.chronoxor.proto.Order.Codec.vcheck0(r, at + 4 * i, body, depth); }
+            if (size >= 26) Fields.F_asset.vcheck(r, body + 21, body, depth);
+            if (size >= 30) Fields.F_orders.vcheck(r, body + 26, body, depth);
         }
 
         static void ffields0(dev.fastwire.Writer w, Account v) {
@@ -156,8 +151,8 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
                 w.u8(p, (int) v.state.value);
             }
             com.chronoxor.proto.Balance.Codec.fput0(w, v.wallet);
-            { com.chronoxor.proto.Balance x = v.asset; w.addU8(x != null ? 1 : 0); if (x != null) com.chronoxor.proto.Balance.Codec.fput0(w, x); }
-            { java.util.List<com.chronoxor.proto.Order> x = v.orders; int n = x.size(); w.addI32(n); for (int i = 0; i < n; i++) com.chronoxor.proto.Order.Codec.fput0(w, x.get(i)); }
+            Fields.F_asset.fput(w, v.asset);
+            Fields.F_orders.fput(w, v.orders);
         }
 
         static void fread0(dev.fastwire.Reader r, int depth, Account v) {
@@ -167,12 +162,8 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             p = r.take(1);
             v.state = com.chronoxor.proto.State.of(r.u8(p));
             v.wallet = com.chronoxor.proto.Balance.Codec.fget0(r, depth, v.wallet);
-            v.asset = dev.fastwire.Direct.fpresent(r) ? com.chronoxor.proto.Balance.Codec.fget0(r, depth, v.asset) : null;
-            { java.util.List<com.chronoxor.proto.Order> out = dev.fastwire.Direct.list(v.orders);
-                int n = r.count(26), old = out.size();
-                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.fget0(r, depth, i < old ? out.get(i) : null));
-                dev.fastwire.Direct.trim(out, n);
-                v.orders = out; }
+            v.asset = Fields.F_asset.fget(r, depth, v.asset);
+            v.orders = Fields.F_orders.fget(r, depth, v.orders);
         }
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
@@ -180,8 +171,8 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             dev.fastwire.Direct.fcheckText(r);
             r.take(1);
             com.chronoxor.proto.Balance.Codec.fcheck0(r, depth);
-            if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.proto.Balance.Codec.fcheck0(r, depth);
-            for (int i = 0, n = r.count(26); i < n; i++) com.chronoxor.proto.Order.Codec.fcheck0(r, depth);
+            Fields.F_asset.fcheck(r, depth);
+            Fields.F_orders.fcheck(r, depth);
         }
 
         /** serialize's straight-line path (see fastput.py): returns the new end. */

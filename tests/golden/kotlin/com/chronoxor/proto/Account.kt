@@ -149,8 +149,8 @@ data class Account(
                 dev.fastwire.Direct.vputString(w, body + 12, body, v.name)
                 w.u8(body + 16, v.state.value.toInt())
                 com.chronoxor.proto.Balance.Codec.vput0(w, body + 17, body, v.wallet)
-                run { val x = v.asset; val q = dev.fastwire.Direct.vputOptional(w, body + 21, body, x != null, 4); if (x != null) com.chronoxor.proto.Balance.Codec.vput0(w, q, q, x) }
-                run { val x = v.orders; val n = x.size; val at = dev.fastwire.Direct.vputSequence(w, body + 26, body, n, 4); for (i in 0 until n) com.chronoxor.proto.Order.Codec.vput0(w, at + 4 * i, body, x[i]) }
+                Account.Fields.F_asset.vput(w, body + 21, body, v.asset)
+                Account.Fields.F_orders.vput(w, body + 26, body, v.orders)
             }
 
             fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Account) {
@@ -158,18 +158,15 @@ data class Account(
                 v.name = if (size >= 16) dev.fastwire.Direct.vgetString(r, body + 12, body, v.name) else ""
                 v.state = if (size >= 17) com.chronoxor.proto.State.of(r.u8(body + 16).toLong()) else com.chronoxor.proto.State.of(11L)
                 v.wallet = if (size >= 21) com.chronoxor.proto.Balance.Codec.vget0(r, body + 17, body, depth, v.wallet) else com.chronoxor.proto.Balance()
-                v.asset = if (size >= 26) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); if (q < 0) null else com.chronoxor.proto.Balance.Codec.vget0(r, q, q, depth, v.asset) } else null
-                v.orders = if (size >= 30) run { val out = dev.fastwire.Direct.list(v.orders); val at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4)
-                    val n = if (at < 0) 0 else r.len; val old = out.size
-                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.vget0(r, at + 4 * i, body, depth, if (i < old) out[i] else null))
-                    dev.fastwire.Direct.trim(out, n); out } else Account.Fields.F_orders.zero()
+                v.asset = if (size >= 26) Account.Fields.F_asset.vget(r, body + 21, body, depth, v.asset) else null
+                v.orders = if (size >= 30) Account.Fields.F_orders.vget(r, body + 26, body, depth, v.orders) else Account.Fields.F_orders.zero()
             }
 
             fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
                 if (size >= 16) dev.fastwire.Direct.vcheckText(r, body + 12, body)
                 if (size >= 21) com.chronoxor.proto.Balance.Codec.vcheck0(r, body + 17, body, depth)
-                if (size >= 26) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); if (q >= 0) com.chronoxor.proto.Balance.Codec.vcheck0(r, q, q, depth) }
-                if (size >= 30) run { val at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4); if (at >= 0) for (i in 0 until r.len) com.chronoxor.proto.Order.Codec.vcheck0(r, at + 4 * i, body, depth) }
+                if (size >= 26) Account.Fields.F_asset.vcheck(r, body + 21, body, depth)
+                if (size >= 30) Account.Fields.F_orders.vcheck(r, body + 26, body, depth)
             }
 
             fun ffields0(w: dev.fastwire.Writer, v: Account) {
@@ -181,8 +178,8 @@ data class Account(
                     w.u8(p, v.state.value.toInt())
                 }
                 com.chronoxor.proto.Balance.Codec.fput0(w, v.wallet)
-                run { val x = v.asset; w.addU8(if (x != null) 1 else 0); if (x != null) com.chronoxor.proto.Balance.Codec.fput0(w, x) }
-                run { val x = v.orders; val n = x.size; w.addI32(n); for (i in 0 until n) com.chronoxor.proto.Order.Codec.fput0(w, x[i]) }
+                Account.Fields.F_asset.fput(w, v.asset)
+                Account.Fields.F_orders.fput(w, v.orders)
             }
 
             fun fread0(r: dev.fastwire.Reader, depth: Int, v: Account) {
@@ -192,10 +189,8 @@ data class Account(
                 p = r.take(1)
                 v.state = com.chronoxor.proto.State.of(r.u8(p).toLong())
                 v.wallet = com.chronoxor.proto.Balance.Codec.fget0(r, depth, v.wallet)
-                v.asset = if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.proto.Balance.Codec.fget0(r, depth, v.asset) else null
-                v.orders = run { val out = dev.fastwire.Direct.list(v.orders); val n = r.count(26); val old = out.size
-                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.fget0(r, depth, if (i < old) out[i] else null))
-                    dev.fastwire.Direct.trim(out, n); out }
+                v.asset = Account.Fields.F_asset.fget(r, depth, v.asset)
+                v.orders = Account.Fields.F_orders.fget(r, depth, v.orders)
             }
 
             fun fverify0(r: dev.fastwire.Reader, depth: Int) {
@@ -203,8 +198,8 @@ data class Account(
                 dev.fastwire.Direct.fcheckText(r)
                 r.take(1)
                 com.chronoxor.proto.Balance.Codec.fcheck0(r, depth)
-                if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.proto.Balance.Codec.fcheck0(r, depth)
-                for (i in 0 until r.count(26)) com.chronoxor.proto.Order.Codec.fcheck0(r, depth)
+                Account.Fields.F_asset.fcheck(r, depth)
+                Account.Fields.F_orders.fcheck(r, depth)
             }
 
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

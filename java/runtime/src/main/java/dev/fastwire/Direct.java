@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Static helpers that generated code calls for the fields it writes and reads in line
- * (strings, bytes, an optional's block, a sequence's block): direct calls the JIT always
+ * (strings, bytes, the lists of structs the fast paths fill): direct calls the JIT always
  * binds and inlines, where the composed {@link Codec}s need a virtual call per value. The
  * checks are the ones the codecs make (see {@link Reader}).
  */
@@ -74,61 +74,7 @@ public final class Direct {
         return java.util.Arrays.copyOfRange(r.buf, p, p + n);
     }
 
-    // ---- T? ------------------------------------------------------------------------------
-
-    /**
-     * Writes an optional's [u8 flag][u32 offset] at pos; when present, reserves the value's
-     * slot of `slot` bytes and returns its position (offsets inside it are relative to it),
-     * else returns -1.
-     */
-    public static int vputOptional(Writer w, int pos, int base, boolean present, int slot) {
-        if (!present) {
-            w.buf[pos] = 0;
-            Writer.I32.set(w.buf, pos + 1, 0);
-            return -1;
-        }
-        int q = w.allocRaw(slot);
-        w.buf[pos] = 1;
-        Writer.I32.set(w.buf, pos + 1, q - base);
-        return q;
-    }
-
-    /** The position of a present optional's value slot, checked; -1 when absent. */
-    public static int vgetOptional(Reader r, int pos, int base, int slot) {
-        if (r.buf[pos] == 0) return -1;
-        return r.optional(base, r.u32(pos + 1), pos + 5, slot);
-    }
-
-    /** The final format's presence flag, checked. */
-    public static boolean fpresent(Reader r) {
-        return r.buf[r.take(1)] != 0;
-    }
-
-    // ---- T[] and T() ---------------------------------------------------------------------
-
-    /**
-     * Appends a sequence's block of n slots of `slot` bytes, writes its offset at pos and
-     * returns the first slot's position (every slot is written by the caller).
-     */
-    public static int vputSequence(Writer w, int pos, int base, int n, int slot) {
-        long size = 4 + (long) n * slot;
-        if (size > Integer.MAX_VALUE) throw new EncodeException("collection too large");
-        int at = w.allocRaw((int) size);
-        byte[] b = w.buf;
-        Writer.I32.set(b, at, n);
-        Writer.I32.set(b, pos, at - base);
-        return at + 4;
-    }
-
-    /**
-     * The first slot of a sequence's block at pos, checked, the count in {@link Reader#len};
-     * -1 for an empty sequence (offset 0).
-     */
-    public static int vgetSequence(Reader r, int pos, int base, int slot) {
-        long off = r.u32(pos);
-        if (off == 0) return -1;
-        return r.counted(base, off, pos + 4, slot);
-    }
+    // ---- T[] and T(): the fast paths' lists of structs ------------------------------
 
     /** The list to fill: `reuse` when given, else a new one. */
     public static <T> List<T> list(List<T> reuse) {

@@ -161,7 +161,7 @@ public class Collections {
             Fields.F_f_array_struct.vput(w, body + 30, body, v.f_array_struct);
             Fields.F_f_vector.vput(w, body + 38, body, v.f_vector);
             Fields.F_f_vector_optional.vput(w, body + 42, body, v.f_vector_optional);
-            { java.util.List<com.chronoxor.proto.Order> x = v.f_vector_struct; int n = x.size(); int at = dev.fastwire.Direct.vputSequence(w, body + 46, body, n, 4); for (int i = 0; i < n; i++) com.chronoxor.proto.Order.Codec.vput0(w, at + 4 * i, body, x.get(i)); }
+            Fields.F_f_vector_struct.vput(w, body + 46, body, v.f_vector_struct);
             Fields.F_f_list.vput(w, body + 50, body, v.f_list);
             Fields.F_f_list_optional.vput(w, body + 54, body, v.f_list_optional);
             Fields.F_f_set.vput(w, body + 58, body, v.f_set);
@@ -185,12 +185,7 @@ public class Collections {
             else v.f_vector = Fields.F_f_vector.zero();
             if (size >= 46) v.f_vector_optional = Fields.F_f_vector_optional.vget(r, body + 42, body, depth, v.f_vector_optional);
             else v.f_vector_optional = Fields.F_f_vector_optional.zero();
-            if (size >= 50) { java.util.List<com.chronoxor.proto.Order> out = dev.fastwire.Direct.list(v.f_vector_struct);
-                int at = dev.fastwire.Direct.vgetSequence(r, body + 46, body, 4);
-                int n = at < 0 ? 0 : r.len, old = out.size();
-                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.vget0(r, at + 4 * i, body, depth, i < old ? out.get(i) : null));
-                dev.fastwire.Direct.trim(out, n);
-                v.f_vector_struct = out; }
+            if (size >= 50) v.f_vector_struct = Fields.F_f_vector_struct.vget(r, body + 46, body, depth, v.f_vector_struct);
             else v.f_vector_struct = Fields.F_f_vector_struct.zero();
             if (size >= 54) v.f_list = Fields.F_f_list.vget(r, body + 50, body, depth, v.f_list);
             else v.f_list = Fields.F_f_list.zero();
@@ -219,7 +214,7 @@ public class Collections {
             if (size >= 38) Fields.F_f_array_struct.vcheck(r, body + 30, body, depth);
             if (size >= 42) Fields.F_f_vector.vcheck(r, body + 38, body, depth);
             if (size >= 46) Fields.F_f_vector_optional.vcheck(r, body + 42, body, depth);
-            if (size >= 50) { int at = dev.fastwire.Direct.vgetSequence(r, body + 46, body, 4); for (int i = 0, n = at < 0 ? 0 : r.len; i < n; i++) com.chronoxor.proto.Order.Codec.vcheck0(r, at + 4 * i, body, depth); }
+            if (size >= 50) Fields.F_f_vector_struct.vcheck(r, body + 46, body, depth);
             if (size >= 54) Fields.F_f_list.vcheck(r, body + 50, body, depth);
             if (size >= 58) Fields.F_f_list_optional.vcheck(r, body + 54, body, depth);
             if (size >= 62) Fields.F_f_set.vcheck(r, body + 58, body, depth);
@@ -238,7 +233,7 @@ public class Collections {
             Fields.F_f_array_struct.fput(w, v.f_array_struct);
             Fields.F_f_vector.fput(w, v.f_vector);
             Fields.F_f_vector_optional.fput(w, v.f_vector_optional);
-            { java.util.List<com.chronoxor.proto.Order> x = v.f_vector_struct; int n = x.size(); w.addI32(n); for (int i = 0; i < n; i++) com.chronoxor.proto.Order.Codec.fput0(w, x.get(i)); }
+            Fields.F_f_vector_struct.fput(w, v.f_vector_struct);
             Fields.F_f_list.fput(w, v.f_list);
             Fields.F_f_list_optional.fput(w, v.f_list_optional);
             Fields.F_f_set.fput(w, v.f_set);
@@ -257,11 +252,7 @@ public class Collections {
             v.f_array_struct = Fields.F_f_array_struct.fget(r, depth, v.f_array_struct);
             v.f_vector = Fields.F_f_vector.fget(r, depth, v.f_vector);
             v.f_vector_optional = Fields.F_f_vector_optional.fget(r, depth, v.f_vector_optional);
-            { java.util.List<com.chronoxor.proto.Order> out = dev.fastwire.Direct.list(v.f_vector_struct);
-                int n = r.count(26), old = out.size();
-                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.fget0(r, depth, i < old ? out.get(i) : null));
-                dev.fastwire.Direct.trim(out, n);
-                v.f_vector_struct = out; }
+            v.f_vector_struct = Fields.F_f_vector_struct.fget(r, depth, v.f_vector_struct);
             v.f_list = Fields.F_f_list.fget(r, depth, v.f_list);
             v.f_list_optional = Fields.F_f_list_optional.fget(r, depth, v.f_list_optional);
             v.f_set = Fields.F_f_set.fget(r, depth, v.f_set);
@@ -280,7 +271,7 @@ public class Collections {
             Fields.F_f_array_struct.fcheck(r, depth);
             Fields.F_f_vector.fcheck(r, depth);
             Fields.F_f_vector_optional.fcheck(r, depth);
-            for (int i = 0, n = r.count(26); i < n; i++) com.chronoxor.proto.Order.Codec.fcheck0(r, depth);
+            Fields.F_f_vector_struct.fcheck(r, depth);
             Fields.F_f_list.fcheck(r, depth);
             Fields.F_f_list_optional.fcheck(r, depth);
             Fields.F_f_set.fcheck(r, depth);

@@ -112,8 +112,8 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             dev.fastwire.Direct.vputString(w, body + 12, body, v.name);
             w.u8(body + 16, (int) v.state.value);
             com.chronoxor.protoex.Balance.Codec.vput0(w, body + 17, body, v.wallet);
-            { com.chronoxor.protoex.Balance x = v.asset; int q = dev.fastwire.Direct.vputOptional(w, body + 21, body, x != null, 4); if (q >= 0) com.chronoxor.protoex.Balance.Codec.vput0(w, q, q, x); }
-            { java.util.List<com.chronoxor.protoex.Order> x = v.orders; int n = x.size(); int at = dev.fastwire.Direct.vputSequence(w, body + 26, body, n, 4); for (int i = 0; i < n; i++) com.chronoxor.protoex.Order.Codec.vput0(w, at + 4 * i, body, x.get(i)); }
+            Fields.F_asset.vput(w, body + 21, body, v.asset);
+            Fields.F_orders.vput(w, body + 26, body, v.orders);
             w.i16(body + 30, (short) v.refs.value);
             w.u8(body + 32, (int) v.extra.value);
         }
@@ -127,14 +127,9 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             else v.state = com.chronoxor.protoex.State.of(43L);
             if (size >= 21) v.wallet = com.chronoxor.protoex.Balance.Codec.vget0(r, body + 17, body, depth, v.wallet);
             else v.wallet = new com.chronoxor.protoex.Balance();
-            if (size >= 26) { int q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); v.asset = q < 0 ? null : com.chronoxor.protoex.Balance.Codec.vget0(r, q, q, depth, v.asset); }
+            if (size >= 26) v.asset = Fields.F_asset.vget(r, body + 21, body, depth, v.asset);
             else v.asset = null;
-            if (size >= 30) { java.util.List<com.chronoxor.protoex.Order> out = dev.fastwire.Direct.list(v.orders);
-                int at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4);
-                int n = at < 0 ? 0 : r.len, old = out.size();
-                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.protoex.Order.Codec.vget0(r, at + 4 * i, body, depth, i < old ? out.get(i) : null));
-                dev.fastwire.Direct.trim(out, n);
-                v.orders = out; }
+            if (size >= 30) v.orders = Fields.F_orders.vget(r, body + 26, body, depth, v.orders);
             else v.orders = Fields.F_orders.zero();
             if (size >= 32) v.refs = com.example.fastwire.everything.EnumRefs.of(r.i16(body + 30));
             else v.refs = com.example.fastwire.everything.EnumRefs.value10;
@@ -145,8 +140,8 @@ public class ExAccount extends com.chronoxor.protoex.Account {
         static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
             if (size >= 16) dev.fastwire.Direct.vcheckText(r, body + 12, body);
             if (size >= 21) com.chronoxor.protoex.Balance.Codec.vcheck0(r, body + 17, body, depth);
-            if (size >= 26) { int q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); if (q >= 0) com.chronoxor.protoex.Balance.Codec.vcheck0(r, q, q, depth); }
-            if (size >= 30) { int at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4); for (int i = 0, n = at < 0 ? 0 : r.len; i < n; i++) com.chronoxor.protoex.Order.Codec.vcheck0(r, at + 4 * i, body, depth); }
+            if (size >= 26) Fields.F_asset.vcheck(r, body + 21, body, depth);
+            if (size >= 30) Fields.F_orders.vcheck(r, body + 26, body, depth);
         }
 
         static void ffields0(dev.fastwire.Writer w, ExAccount v) {
@@ -158,8 +153,8 @@ public class ExAccount extends com.chronoxor.protoex.Account {
                 w.u8(p, (int) v.state.value);
             }
             com.chronoxor.protoex.Balance.Codec.fput0(w, v.wallet);
-            { com.chronoxor.protoex.Balance x = v.asset; w.addU8(x != null ? 1 : 0); if (x != null) com.chronoxor.protoex.Balance.Codec.fput0(w, x); }
-            { java.util.List<com.chronoxor.protoex.Order> x = v.orders; int n = x.size(); w.addI32(n); for (int i = 0; i < n; i++) com.chronoxor.protoex.Order.Codec.fput0(w, x.get(i)); }
+            Fields.F_asset.fput(w, v.asset);
+            Fields.F_orders.fput(w, v.orders);
             { int p = w.allocRaw(3);
                 w.i16(p, (short) v.refs.value);
                 w.u8(p + 2, (int) v.extra.value);
@@ -173,12 +168,8 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             p = r.take(1);
             v.state = com.chronoxor.protoex.State.of(r.u8(p));
             v.wallet = com.chronoxor.protoex.Balance.Codec.fget0(r, depth, v.wallet);
-            v.asset = dev.fastwire.Direct.fpresent(r) ? com.chronoxor.protoex.Balance.Codec.fget0(r, depth, v.asset) : null;
-            { java.util.List<com.chronoxor.protoex.Order> out = dev.fastwire.Direct.list(v.orders);
-                int n = r.count(42), old = out.size();
-                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.protoex.Order.Codec.fget0(r, depth, i < old ? out.get(i) : null));
-                dev.fastwire.Direct.trim(out, n);
-                v.orders = out; }
+            v.asset = Fields.F_asset.fget(r, depth, v.asset);
+            v.orders = Fields.F_orders.fget(r, depth, v.orders);
             p = r.take(3);
             v.refs = com.example.fastwire.everything.EnumRefs.of(r.i16(p));
             v.extra = com.chronoxor.protoex.State.of(r.u8(p + 2));
@@ -189,8 +180,8 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             dev.fastwire.Direct.fcheckText(r);
             r.take(1);
             com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth);
-            if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth);
-            for (int i = 0, n = r.count(42); i < n; i++) com.chronoxor.protoex.Order.Codec.fcheck0(r, depth);
+            Fields.F_asset.fcheck(r, depth);
+            Fields.F_orders.fcheck(r, depth);
             r.take(3);
         }
 

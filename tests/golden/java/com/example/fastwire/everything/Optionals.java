@@ -138,14 +138,14 @@ public class Optionals {
         static void vfields0(dev.fastwire.Writer w, int body, Optionals v) {
             Fields.F_f_bool.vput(w, body + 8, body, v.f_bool);
             Fields.F_f_int32.vput(w, body + 13, body, v.f_int32);
-            { String x = v.f_string; int q = dev.fastwire.Direct.vputOptional(w, body + 18, body, x != null, 4); if (q >= 0) dev.fastwire.Direct.vputString(w, q, q, x); }
+            Fields.F_f_string.vput(w, body + 18, body, v.f_string);
             Fields.F_f_decimal.vput(w, body + 23, body, v.f_decimal);
             Fields.F_f_uuid.vput(w, body + 28, body, v.f_uuid);
             Fields.F_f_time.vput(w, body + 33, body, v.f_time);
             Fields.F_f_enum.vput(w, body + 38, body, v.f_enum);
             Fields.F_f_flags.vput(w, body + 43, body, v.f_flags);
-            { com.example.fastwire.everything.Primitives x = v.f_struct; int q = dev.fastwire.Direct.vputOptional(w, body + 48, body, x != null, 4); if (q >= 0) com.example.fastwire.everything.Primitives.Codec.vput0(w, q, q, x); }
-            { com.chronoxor.proto.Order x = v.f_order; int q = dev.fastwire.Direct.vputOptional(w, body + 53, body, x != null, 4); if (q >= 0) com.chronoxor.proto.Order.Codec.vput0(w, q, q, x); }
+            Fields.F_f_struct.vput(w, body + 48, body, v.f_struct);
+            Fields.F_f_order.vput(w, body + 53, body, v.f_order);
             Fields.F_f_reset.vput(w, body + 58, body, v.f_reset);
             w.buf[body + 63] = (byte) (v.f_resetReset ? 1 : 0);
         }
@@ -155,7 +155,7 @@ public class Optionals {
             else v.f_bool = null;
             if (size >= 18) v.f_int32 = Fields.F_f_int32.vget(r, body + 13, body, depth, v.f_int32);
             else v.f_int32 = 42;
-            if (size >= 23) { int q = dev.fastwire.Direct.vgetOptional(r, body + 18, body, 4); v.f_string = q < 0 ? null : dev.fastwire.Direct.vgetString(r, q, q, v.f_string); }
+            if (size >= 23) v.f_string = Fields.F_f_string.vget(r, body + 18, body, depth, v.f_string);
             else v.f_string = "maybe";
             if (size >= 28) v.f_decimal = Fields.F_f_decimal.vget(r, body + 23, body, depth, v.f_decimal);
             else v.f_decimal = dev.fastwire.Decimals.parse("-0.001");
@@ -167,9 +167,9 @@ public class Optionals {
             else v.f_enum = com.example.fastwire.everything.EnumByte.a2;
             if (size >= 48) v.f_flags = Fields.F_f_flags.vget(r, body + 43, body, depth, v.f_flags);
             else v.f_flags = com.example.fastwire.everything.Flags.of(5L);
-            if (size >= 53) { int q = dev.fastwire.Direct.vgetOptional(r, body + 48, body, 4); v.f_struct = q < 0 ? null : com.example.fastwire.everything.Primitives.Codec.vget0(r, q, q, depth, v.f_struct); }
+            if (size >= 53) v.f_struct = Fields.F_f_struct.vget(r, body + 48, body, depth, v.f_struct);
             else v.f_struct = null;
-            if (size >= 58) { int q = dev.fastwire.Direct.vgetOptional(r, body + 53, body, 4); v.f_order = q < 0 ? null : com.chronoxor.proto.Order.Codec.vget0(r, q, q, depth, v.f_order); }
+            if (size >= 58) v.f_order = Fields.F_f_order.vget(r, body + 53, body, depth, v.f_order);
             else v.f_order = null;
             if (size >= 63) v.f_reset = Fields.F_f_reset.vget(r, body + 58, body, depth, v.f_reset);
             else v.f_reset = null;
@@ -180,28 +180,28 @@ public class Optionals {
         static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
             if (size >= 13) Fields.F_f_bool.vcheck(r, body + 8, body, depth);
             if (size >= 18) Fields.F_f_int32.vcheck(r, body + 13, body, depth);
-            if (size >= 23) { int q = dev.fastwire.Direct.vgetOptional(r, body + 18, body, 4); if (q >= 0) dev.fastwire.Direct.vcheckText(r, q, q); }
+            if (size >= 23) Fields.F_f_string.vcheck(r, body + 18, body, depth);
             if (size >= 28) Fields.F_f_decimal.vcheck(r, body + 23, body, depth);
             if (size >= 33) Fields.F_f_uuid.vcheck(r, body + 28, body, depth);
             if (size >= 38) Fields.F_f_time.vcheck(r, body + 33, body, depth);
             if (size >= 43) Fields.F_f_enum.vcheck(r, body + 38, body, depth);
             if (size >= 48) Fields.F_f_flags.vcheck(r, body + 43, body, depth);
-            if (size >= 53) { int q = dev.fastwire.Direct.vgetOptional(r, body + 48, body, 4); if (q >= 0) com.example.fastwire.everything.Primitives.Codec.vcheck0(r, q, q, depth); }
-            if (size >= 58) { int q = dev.fastwire.Direct.vgetOptional(r, body + 53, body, 4); if (q >= 0) com.chronoxor.proto.Order.Codec.vcheck0(r, q, q, depth); }
+            if (size >= 53) Fields.F_f_struct.vcheck(r, body + 48, body, depth);
+            if (size >= 58) Fields.F_f_order.vcheck(r, body + 53, body, depth);
             if (size >= 63) Fields.F_f_reset.vcheck(r, body + 58, body, depth);
         }
 
         static void ffields0(dev.fastwire.Writer w, Optionals v) {
             Fields.F_f_bool.fput(w, v.f_bool);
             Fields.F_f_int32.fput(w, v.f_int32);
-            { String x = v.f_string; w.addU8(x != null ? 1 : 0); if (x != null) dev.fastwire.Direct.fputString(w, x); }
+            Fields.F_f_string.fput(w, v.f_string);
             Fields.F_f_decimal.fput(w, v.f_decimal);
             Fields.F_f_uuid.fput(w, v.f_uuid);
             Fields.F_f_time.fput(w, v.f_time);
             Fields.F_f_enum.fput(w, v.f_enum);
             Fields.F_f_flags.fput(w, v.f_flags);
-            { com.example.fastwire.everything.Primitives x = v.f_struct; w.addU8(x != null ? 1 : 0); if (x != null) com.example.fastwire.everything.Primitives.Codec.fput0(w, x); }
-            { com.chronoxor.proto.Order x = v.f_order; w.addU8(x != null ? 1 : 0); if (x != null) com.chronoxor.proto.Order.Codec.fput0(w, x); }
+            Fields.F_f_struct.fput(w, v.f_struct);
+            Fields.F_f_order.fput(w, v.f_order);
             Fields.F_f_reset.fput(w, v.f_reset);
             { int p = w.allocRaw(1);
                 w.buf[p] = (byte) (v.f_resetReset ? 1 : 0);
@@ -211,14 +211,14 @@ public class Optionals {
         static void fread0(dev.fastwire.Reader r, int depth, Optionals v) {
             v.f_bool = Fields.F_f_bool.fget(r, depth, v.f_bool);
             v.f_int32 = Fields.F_f_int32.fget(r, depth, v.f_int32);
-            v.f_string = dev.fastwire.Direct.fpresent(r) ? dev.fastwire.Direct.fgetString(r, v.f_string) : null;
+            v.f_string = Fields.F_f_string.fget(r, depth, v.f_string);
             v.f_decimal = Fields.F_f_decimal.fget(r, depth, v.f_decimal);
             v.f_uuid = Fields.F_f_uuid.fget(r, depth, v.f_uuid);
             v.f_time = Fields.F_f_time.fget(r, depth, v.f_time);
             v.f_enum = Fields.F_f_enum.fget(r, depth, v.f_enum);
             v.f_flags = Fields.F_f_flags.fget(r, depth, v.f_flags);
-            v.f_struct = dev.fastwire.Direct.fpresent(r) ? com.example.fastwire.everything.Primitives.Codec.fget0(r, depth, v.f_struct) : null;
-            v.f_order = dev.fastwire.Direct.fpresent(r) ? com.chronoxor.proto.Order.Codec.fget0(r, depth, v.f_order) : null;
+            v.f_struct = Fields.F_f_struct.fget(r, depth, v.f_struct);
+            v.f_order = Fields.F_f_order.fget(r, depth, v.f_order);
             v.f_reset = Fields.F_f_reset.fget(r, depth, v.f_reset);
             int p = r.take(1);
             v.f_resetReset = r.buf[p] != 0;
@@ -227,14 +227,14 @@ public class Optionals {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             Fields.F_f_bool.fcheck(r, depth);
             Fields.F_f_int32.fcheck(r, depth);
-            if (dev.fastwire.Direct.fpresent(r)) dev.fastwire.Direct.fcheckText(r);
+            Fields.F_f_string.fcheck(r, depth);
             Fields.F_f_decimal.fcheck(r, depth);
             Fields.F_f_uuid.fcheck(r, depth);
             Fields.F_f_time.fcheck(r, depth);
             Fields.F_f_enum.fcheck(r, depth);
             Fields.F_f_flags.fcheck(r, depth);
-            if (dev.fastwire.Direct.fpresent(r)) com.example.fastwire.everything.Primitives.Codec.fcheck0(r, depth);
-            if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.proto.Order.Codec.fcheck0(r, depth);
+            Fields.F_f_struct.fcheck(r, depth);
+            Fields.F_f_order.fcheck(r, depth);
             Fields.F_f_reset.fcheck(r, depth);
             r.take(1);
         }
@@ -254,7 +254,7 @@ public class Optionals {
             Fields.F_f_int32.vput(w, body + 13, body, v.f_int32);
             p = w.size; b = w.buf;
             w.size = p;
-            { String x = v.f_string; int q = dev.fastwire.Direct.vputOptional(w, body + 18, body, x != null, 4); if (q >= 0) dev.fastwire.Direct.vputString(w, q, q, x); }
+            Fields.F_f_string.vput(w, body + 18, body, v.f_string);
             p = w.size; b = w.buf;
             w.size = p;
             Fields.F_f_decimal.vput(w, body + 23, body, v.f_decimal);
@@ -293,7 +293,7 @@ public class Optionals {
             Fields.F_f_int32.fput(w, v.f_int32);
             p = w.size; b = w.buf;
             w.size = p;
-            { String x = v.f_string; w.addU8(x != null ? 1 : 0); if (x != null) dev.fastwire.Direct.fputString(w, x); }
+            Fields.F_f_string.fput(w, v.f_string);
             p = w.size; b = w.buf;
             w.size = p;
             Fields.F_f_decimal.fput(w, v.f_decimal);

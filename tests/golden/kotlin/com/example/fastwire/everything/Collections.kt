@@ -255,7 +255,7 @@ data class Collections(
                 Collections.Fields.F_f_array_struct.vput(w, body + 30, body, v.f_array_struct)
                 Collections.Fields.F_f_vector.vput(w, body + 38, body, v.f_vector)
                 Collections.Fields.F_f_vector_optional.vput(w, body + 42, body, v.f_vector_optional)
-                run { val x = v.f_vector_struct; val n = x.size; val at = dev.fastwire.Direct.vputSequence(w, body + 46, body, n, 4); for (i in 0 until n) com.chronoxor.proto.Order.Codec.vput0(w, at + 4 * i, body, x[i]) }
+                Collections.Fields.F_f_vector_struct.vput(w, body + 46, body, v.f_vector_struct)
                 Collections.Fields.F_f_list.vput(w, body + 50, body, v.f_list)
                 Collections.Fields.F_f_list_optional.vput(w, body + 54, body, v.f_list_optional)
                 Collections.Fields.F_f_set.vput(w, body + 58, body, v.f_set)
@@ -274,10 +274,7 @@ data class Collections(
                 v.f_array_struct = if (size >= 38) Collections.Fields.F_f_array_struct.vget(r, body + 30, body, depth, v.f_array_struct) else Collections.Fields.F_f_array_struct.zero()
                 v.f_vector = if (size >= 42) Collections.Fields.F_f_vector.vget(r, body + 38, body, depth, v.f_vector) else Collections.Fields.F_f_vector.zero()
                 v.f_vector_optional = if (size >= 46) Collections.Fields.F_f_vector_optional.vget(r, body + 42, body, depth, v.f_vector_optional) else Collections.Fields.F_f_vector_optional.zero()
-                v.f_vector_struct = if (size >= 50) run { val out = dev.fastwire.Direct.list(v.f_vector_struct); val at = dev.fastwire.Direct.vgetSequence(r, body + 46, body, 4)
-                    val n = if (at < 0) 0 else r.len; val old = out.size
-                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.vget0(r, at + 4 * i, body, depth, if (i < old) out[i] else null))
-                    dev.fastwire.Direct.trim(out, n); out } else Collections.Fields.F_f_vector_struct.zero()
+                v.f_vector_struct = if (size >= 50) Collections.Fields.F_f_vector_struct.vget(r, body + 46, body, depth, v.f_vector_struct) else Collections.Fields.F_f_vector_struct.zero()
                 v.f_list = if (size >= 54) Collections.Fields.F_f_list.vget(r, body + 50, body, depth, v.f_list) else Collections.Fields.F_f_list.zero()
                 v.f_list_optional = if (size >= 58) Collections.Fields.F_f_list_optional.vget(r, body + 54, body, depth, v.f_list_optional) else Collections.Fields.F_f_list_optional.zero()
                 v.f_set = if (size >= 62) Collections.Fields.F_f_set.vget(r, body + 58, body, depth, v.f_set) else Collections.Fields.F_f_set.zero()
@@ -296,7 +293,7 @@ data class Collections(
                 if (size >= 38) Collections.Fields.F_f_array_struct.vcheck(r, body + 30, body, depth)
                 if (size >= 42) Collections.Fields.F_f_vector.vcheck(r, body + 38, body, depth)
                 if (size >= 46) Collections.Fields.F_f_vector_optional.vcheck(r, body + 42, body, depth)
-                if (size >= 50) run { val at = dev.fastwire.Direct.vgetSequence(r, body + 46, body, 4); if (at >= 0) for (i in 0 until r.len) com.chronoxor.proto.Order.Codec.vcheck0(r, at + 4 * i, body, depth) }
+                if (size >= 50) Collections.Fields.F_f_vector_struct.vcheck(r, body + 46, body, depth)
                 if (size >= 54) Collections.Fields.F_f_list.vcheck(r, body + 50, body, depth)
                 if (size >= 58) Collections.Fields.F_f_list_optional.vcheck(r, body + 54, body, depth)
                 if (size >= 62) Collections.Fields.F_f_set.vcheck(r, body + 58, body, depth)
@@ -315,7 +312,7 @@ data class Collections(
                 Collections.Fields.F_f_array_struct.fput(w, v.f_array_struct)
                 Collections.Fields.F_f_vector.fput(w, v.f_vector)
                 Collections.Fields.F_f_vector_optional.fput(w, v.f_vector_optional)
-                run { val x = v.f_vector_struct; val n = x.size; w.addI32(n); for (i in 0 until n) com.chronoxor.proto.Order.Codec.fput0(w, x[i]) }
+                Collections.Fields.F_f_vector_struct.fput(w, v.f_vector_struct)
                 Collections.Fields.F_f_list.fput(w, v.f_list)
                 Collections.Fields.F_f_list_optional.fput(w, v.f_list_optional)
                 Collections.Fields.F_f_set.fput(w, v.f_set)
@@ -334,9 +331,7 @@ data class Collections(
                 v.f_array_struct = Collections.Fields.F_f_array_struct.fget(r, depth, v.f_array_struct)
                 v.f_vector = Collections.Fields.F_f_vector.fget(r, depth, v.f_vector)
                 v.f_vector_optional = Collections.Fields.F_f_vector_optional.fget(r, depth, v.f_vector_optional)
-                v.f_vector_struct = run { val out = dev.fastwire.Direct.list(v.f_vector_struct); val n = r.count(26); val old = out.size
-                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.fget0(r, depth, if (i < old) out[i] else null))
-                    dev.fastwire.Direct.trim(out, n); out }
+                v.f_vector_struct = Collections.Fields.F_f_vector_struct.fget(r, depth, v.f_vector_struct)
                 v.f_list = Collections.Fields.F_f_list.fget(r, depth, v.f_list)
                 v.f_list_optional = Collections.Fields.F_f_list_optional.fget(r, depth, v.f_list_optional)
                 v.f_set = Collections.Fields.F_f_set.fget(r, depth, v.f_set)
@@ -355,7 +350,7 @@ data class Collections(
                 Collections.Fields.F_f_array_struct.fcheck(r, depth)
                 Collections.Fields.F_f_vector.fcheck(r, depth)
                 Collections.Fields.F_f_vector_optional.fcheck(r, depth)
-                for (i in 0 until r.count(26)) com.chronoxor.proto.Order.Codec.fcheck0(r, depth)
+                Collections.Fields.F_f_vector_struct.fcheck(r, depth)
                 Collections.Fields.F_f_list.fcheck(r, depth)
                 Collections.Fields.F_f_list_optional.fcheck(r, depth)
                 Collections.Fields.F_f_set.fcheck(r, depth)

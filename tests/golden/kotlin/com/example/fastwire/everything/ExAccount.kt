@@ -160,8 +160,8 @@ data class ExAccount(
                 dev.fastwire.Direct.vputString(w, body + 12, body, v.name)
                 w.u8(body + 16, v.state.value.toInt())
                 com.chronoxor.protoex.Balance.Codec.vput0(w, body + 17, body, v.wallet)
-                run { val x = v.asset; val q = dev.fastwire.Direct.vputOptional(w, body + 21, body, x != null, 4); if (x != null) com.chronoxor.protoex.Balance.Codec.vput0(w, q, q, x) }
-                run { val x = v.orders; val n = x.size; val at = dev.fastwire.Direct.vputSequence(w, body + 26, body, n, 4); for (i in 0 until n) com.chronoxor.protoex.Order.Codec.vput0(w, at + 4 * i, body, x[i]) }
+                ExAccount.Fields.F_asset.vput(w, body + 21, body, v.asset)
+                ExAccount.Fields.F_orders.vput(w, body + 26, body, v.orders)
                 w.i16(body + 30, v.refs.value.toShort())
                 w.u8(body + 32, v.extra.value.toInt())
             }
@@ -171,11 +171,8 @@ data class ExAccount(
                 v.name = if (size >= 16) dev.fastwire.Direct.vgetString(r, body + 12, body, v.name) else ""
                 v.state = if (size >= 17) com.chronoxor.protoex.State.of(r.u8(body + 16).toLong()) else com.chronoxor.protoex.State.of(43L)
                 v.wallet = if (size >= 21) com.chronoxor.protoex.Balance.Codec.vget0(r, body + 17, body, depth, v.wallet) else com.chronoxor.protoex.Balance()
-                v.asset = if (size >= 26) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); if (q < 0) null else com.chronoxor.protoex.Balance.Codec.vget0(r, q, q, depth, v.asset) } else null
-                v.orders = if (size >= 30) run { val out = dev.fastwire.Direct.list(v.orders); val at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4)
-                    val n = if (at < 0) 0 else r.len; val old = out.size
-                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.protoex.Order.Codec.vget0(r, at + 4 * i, body, depth, if (i < old) out[i] else null))
-                    dev.fastwire.Direct.trim(out, n); out } else ExAccount.Fields.F_orders.zero()
+                v.asset = if (size >= 26) ExAccount.Fields.F_asset.vget(r, body + 21, body, depth, v.asset) else null
+                v.orders = if (size >= 30) ExAccount.Fields.F_orders.vget(r, body + 26, body, depth, v.orders) else ExAccount.Fields.F_orders.zero()
                 v.refs = if (size >= 32) com.example.fastwire.everything.EnumRefs.of(r.i16(body + 30).toLong()) else com.example.fastwire.everything.EnumRefs.value10
                 v.extra = if (size >= 33) com.chronoxor.protoex.State.of(r.u8(body + 32).toLong()) else com.chronoxor.protoex.State.of(54L)
             }
@@ -183,8 +180,8 @@ data class ExAccount(
             fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
                 if (size >= 16) dev.fastwire.Direct.vcheckText(r, body + 12, body)
                 if (size >= 21) com.chronoxor.protoex.Balance.Codec.vcheck0(r, body + 17, body, depth)
-                if (size >= 26) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); if (q >= 0) com.chronoxor.protoex.Balance.Codec.vcheck0(r, q, q, depth) }
-                if (size >= 30) run { val at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4); if (at >= 0) for (i in 0 until r.len) com.chronoxor.protoex.Order.Codec.vcheck0(r, at + 4 * i, body, depth) }
+                if (size >= 26) ExAccount.Fields.F_asset.vcheck(r, body + 21, body, depth)
+                if (size >= 30) ExAccount.Fields.F_orders.vcheck(r, body + 26, body, depth)
             }
 
             fun ffields0(w: dev.fastwire.Writer, v: ExAccount) {
@@ -196,8 +193,8 @@ data class ExAccount(
                     w.u8(p, v.state.value.toInt())
                 }
                 com.chronoxor.protoex.Balance.Codec.fput0(w, v.wallet)
-                run { val x = v.asset; w.addU8(if (x != null) 1 else 0); if (x != null) com.chronoxor.protoex.Balance.Codec.fput0(w, x) }
-                run { val x = v.orders; val n = x.size; w.addI32(n); for (i in 0 until n) com.chronoxor.protoex.Order.Codec.fput0(w, x[i]) }
+                ExAccount.Fields.F_asset.fput(w, v.asset)
+                ExAccount.Fields.F_orders.fput(w, v.orders)
                 run { val p = w.allocRaw(3)
                     w.i16(p, v.refs.value.toShort())
                     w.u8(p + 2, v.extra.value.toInt())
@@ -211,10 +208,8 @@ data class ExAccount(
                 p = r.take(1)
                 v.state = com.chronoxor.protoex.State.of(r.u8(p).toLong())
                 v.wallet = com.chronoxor.protoex.Balance.Codec.fget0(r, depth, v.wallet)
-                v.asset = if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.protoex.Balance.Codec.fget0(r, depth, v.asset) else null
-                v.orders = run { val out = dev.fastwire.Direct.list(v.orders); val n = r.count(42); val old = out.size
-                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.protoex.Order.Codec.fget0(r, depth, if (i < old) out[i] else null))
-                    dev.fastwire.Direct.trim(out, n); out }
+                v.asset = ExAccount.Fields.F_asset.fget(r, depth, v.asset)
+                v.orders = ExAccount.Fields.F_orders.fget(r, depth, v.orders)
                 p = r.take(3)
                 v.refs = com.example.fastwire.everything.EnumRefs.of(r.i16(p).toLong())
                 v.extra = com.chronoxor.protoex.State.of(r.u8(p + 2).toLong())
@@ -225,8 +220,8 @@ data class ExAccount(
                 dev.fastwire.Direct.fcheckText(r)
                 r.take(1)
                 com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth)
-                if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth)
-                for (i in 0 until r.count(42)) com.chronoxor.protoex.Order.Codec.fcheck0(r, depth)
+                ExAccount.Fields.F_asset.fcheck(r, depth)
+                ExAccount.Fields.F_orders.fcheck(r, depth)
                 r.take(3)
             }
 

@@ -107,7 +107,7 @@ data class Optionals(
                 Optionals.Fields.F_f_int32.vput(w, body + 13, body, v.f_int32)
                 p = w.size; b = w.buf
                 w.size = p
-                run { val x = v.f_string; val q = dev.fastwire.Direct.vputOptional(w, body + 18, body, x != null, 4); if (x != null) dev.fastwire.Direct.vputString(w, q, q, x) }
+                Optionals.Fields.F_f_string.vput(w, body + 18, body, v.f_string)
                 p = w.size; b = w.buf
                 w.size = p
                 Optionals.Fields.F_f_decimal.vput(w, body + 23, body, v.f_decimal)
@@ -148,7 +148,7 @@ data class Optionals(
                 Optionals.Fields.F_f_int32.fput(w, v.f_int32)
                 p = w.size; b = w.buf
                 w.size = p
-                run { val x = v.f_string; w.addU8(if (x != null) 1 else 0); if (x != null) dev.fastwire.Direct.fputString(w, x) }
+                Optionals.Fields.F_f_string.fput(w, v.f_string)
                 p = w.size; b = w.buf
                 w.size = p
                 Optionals.Fields.F_f_decimal.fput(w, v.f_decimal)
@@ -207,14 +207,14 @@ data class Optionals(
             fun vfields0(w: dev.fastwire.Writer, body: Int, v: Optionals) {
                 Optionals.Fields.F_f_bool.vput(w, body + 8, body, v.f_bool)
                 Optionals.Fields.F_f_int32.vput(w, body + 13, body, v.f_int32)
-                run { val x = v.f_string; val q = dev.fastwire.Direct.vputOptional(w, body + 18, body, x != null, 4); if (x != null) dev.fastwire.Direct.vputString(w, q, q, x) }
+                Optionals.Fields.F_f_string.vput(w, body + 18, body, v.f_string)
                 Optionals.Fields.F_f_decimal.vput(w, body + 23, body, v.f_decimal)
                 Optionals.Fields.F_f_uuid.vput(w, body + 28, body, v.f_uuid)
                 Optionals.Fields.F_f_time.vput(w, body + 33, body, v.f_time)
                 Optionals.Fields.F_f_enum.vput(w, body + 38, body, v.f_enum)
                 Optionals.Fields.F_f_flags.vput(w, body + 43, body, v.f_flags)
-                run { val x = v.f_struct; val q = dev.fastwire.Direct.vputOptional(w, body + 48, body, x != null, 4); if (x != null) com.example.fastwire.everything.Primitives.Codec.vput0(w, q, q, x) }
-                run { val x = v.f_order; val q = dev.fastwire.Direct.vputOptional(w, body + 53, body, x != null, 4); if (x != null) com.chronoxor.proto.Order.Codec.vput0(w, q, q, x) }
+                Optionals.Fields.F_f_struct.vput(w, body + 48, body, v.f_struct)
+                Optionals.Fields.F_f_order.vput(w, body + 53, body, v.f_order)
                 Optionals.Fields.F_f_reset.vput(w, body + 58, body, v.f_reset)
                 w.u8(body + 63, if (v.f_resetReset) 1 else 0)
             }
@@ -222,14 +222,14 @@ data class Optionals(
             fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Optionals) {
                 v.f_bool = if (size >= 13) Optionals.Fields.F_f_bool.vget(r, body + 8, body, depth, v.f_bool) else null
                 v.f_int32 = if (size >= 18) Optionals.Fields.F_f_int32.vget(r, body + 13, body, depth, v.f_int32) else 42
-                v.f_string = if (size >= 23) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 18, body, 4); if (q < 0) null else dev.fastwire.Direct.vgetString(r, q, q, v.f_string) } else "maybe"
+                v.f_string = if (size >= 23) Optionals.Fields.F_f_string.vget(r, body + 18, body, depth, v.f_string) else "maybe"
                 v.f_decimal = if (size >= 28) Optionals.Fields.F_f_decimal.vget(r, body + 23, body, depth, v.f_decimal) else dev.fastwire.Decimals.parse("-0.001")
                 v.f_uuid = if (size >= 33) Optionals.Fields.F_f_uuid.vget(r, body + 28, body, depth, v.f_uuid) else dev.fastwire.Uuids.uuid4()
                 v.f_time = if (size >= 38) Optionals.Fields.F_f_time.vget(r, body + 33, body, depth, v.f_time) else dev.fastwire.Timestamps.utc()
                 v.f_enum = if (size >= 43) Optionals.Fields.F_f_enum.vget(r, body + 38, body, depth, v.f_enum) else com.example.fastwire.everything.EnumByte.a2
                 v.f_flags = if (size >= 48) Optionals.Fields.F_f_flags.vget(r, body + 43, body, depth, v.f_flags) else com.example.fastwire.everything.Flags.of(5L)
-                v.f_struct = if (size >= 53) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 48, body, 4); if (q < 0) null else com.example.fastwire.everything.Primitives.Codec.vget0(r, q, q, depth, v.f_struct) } else null
-                v.f_order = if (size >= 58) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 53, body, 4); if (q < 0) null else com.chronoxor.proto.Order.Codec.vget0(r, q, q, depth, v.f_order) } else null
+                v.f_struct = if (size >= 53) Optionals.Fields.F_f_struct.vget(r, body + 48, body, depth, v.f_struct) else null
+                v.f_order = if (size >= 58) Optionals.Fields.F_f_order.vget(r, body + 53, body, depth, v.f_order) else null
                 v.f_reset = if (size >= 63) Optionals.Fields.F_f_reset.vget(r, body + 58, body, depth, v.f_reset) else null
                 v.f_resetReset = if (size >= 64) (r.buf[body + 63].toInt() != 0) else false
             }
@@ -237,28 +237,28 @@ data class Optionals(
             fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
                 if (size >= 13) Optionals.Fields.F_f_bool.vcheck(r, body + 8, body, depth)
                 if (size >= 18) Optionals.Fields.F_f_int32.vcheck(r, body + 13, body, depth)
-                if (size >= 23) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 18, body, 4); if (q >= 0) dev.fastwire.Direct.vcheckText(r, q, q) }
+                if (size >= 23) Optionals.Fields.F_f_string.vcheck(r, body + 18, body, depth)
                 if (size >= 28) Optionals.Fields.F_f_decimal.vcheck(r, body + 23, body, depth)
                 if (size >= 33) Optionals.Fields.F_f_uuid.vcheck(r, body + 28, body, depth)
                 if (size >= 38) Optionals.Fields.F_f_time.vcheck(r, body + 33, body, depth)
                 if (size >= 43) Optionals.Fields.F_f_enum.vcheck(r, body + 38, body, depth)
                 if (size >= 48) Optionals.Fields.F_f_flags.vcheck(r, body + 43, body, depth)
-                if (size >= 53) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 48, body, 4); if (q >= 0) com.example.fastwire.everything.Primitives.Codec.vcheck0(r, q, q, depth) }
-                if (size >= 58) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 53, body, 4); if (q >= 0) com.chronoxor.proto.Order.Codec.vcheck0(r, q, q, depth) }
+                if (size >= 53) Optionals.Fields.F_f_struct.vcheck(r, body + 48, body, depth)
+                if (size >= 58) Optionals.Fields.F_f_order.vcheck(r, body + 53, body, depth)
                 if (size >= 63) Optionals.Fields.F_f_reset.vcheck(r, body + 58, body, depth)
             }
 
             fun ffields0(w: dev.fastwire.Writer, v: Optionals) {
                 Optionals.Fields.F_f_bool.fput(w, v.f_bool)
                 Optionals.Fields.F_f_int32.fput(w, v.f_int32)
-                run { val x = v.f_string; w.addU8(if (x != null) 1 else 0); if (x != null) dev.fastwire.Direct.fputString(w, x) }
+                Optionals.Fields.F_f_string.fput(w, v.f_string)
                 Optionals.Fields.F_f_decimal.fput(w, v.f_decimal)
                 Optionals.Fields.F_f_uuid.fput(w, v.f_uuid)
                 Optionals.Fields.F_f_time.fput(w, v.f_time)
                 Optionals.Fields.F_f_enum.fput(w, v.f_enum)
                 Optionals.Fields.F_f_flags.fput(w, v.f_flags)
-                run { val x = v.f_struct; w.addU8(if (x != null) 1 else 0); if (x != null) com.example.fastwire.everything.Primitives.Codec.fput0(w, x) }
-                run { val x = v.f_order; w.addU8(if (x != null) 1 else 0); if (x != null) com.chronoxor.proto.Order.Codec.fput0(w, x) }
+                Optionals.Fields.F_f_struct.fput(w, v.f_struct)
+                Optionals.Fields.F_f_order.fput(w, v.f_order)
                 Optionals.Fields.F_f_reset.fput(w, v.f_reset)
                 run { val p = w.allocRaw(1)
                     w.u8(p, if (v.f_resetReset) 1 else 0)
@@ -268,14 +268,14 @@ data class Optionals(
             fun fread0(r: dev.fastwire.Reader, depth: Int, v: Optionals) {
                 v.f_bool = Optionals.Fields.F_f_bool.fget(r, depth, v.f_bool)
                 v.f_int32 = Optionals.Fields.F_f_int32.fget(r, depth, v.f_int32)
-                v.f_string = if (dev.fastwire.Direct.fpresent(r)) dev.fastwire.Direct.fgetString(r, v.f_string) else null
+                v.f_string = Optionals.Fields.F_f_string.fget(r, depth, v.f_string)
                 v.f_decimal = Optionals.Fields.F_f_decimal.fget(r, depth, v.f_decimal)
                 v.f_uuid = Optionals.Fields.F_f_uuid.fget(r, depth, v.f_uuid)
                 v.f_time = Optionals.Fields.F_f_time.fget(r, depth, v.f_time)
                 v.f_enum = Optionals.Fields.F_f_enum.fget(r, depth, v.f_enum)
                 v.f_flags = Optionals.Fields.F_f_flags.fget(r, depth, v.f_flags)
-                v.f_struct = if (dev.fastwire.Direct.fpresent(r)) com.example.fastwire.everything.Primitives.Codec.fget0(r, depth, v.f_struct) else null
-                v.f_order = if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.proto.Order.Codec.fget0(r, depth, v.f_order) else null
+                v.f_struct = Optionals.Fields.F_f_struct.fget(r, depth, v.f_struct)
+                v.f_order = Optionals.Fields.F_f_order.fget(r, depth, v.f_order)
                 v.f_reset = Optionals.Fields.F_f_reset.fget(r, depth, v.f_reset)
                 var p = r.take(1)
                 v.f_resetReset = (r.buf[p].toInt() != 0)
@@ -284,14 +284,14 @@ data class Optionals(
             fun fverify0(r: dev.fastwire.Reader, depth: Int) {
                 Optionals.Fields.F_f_bool.fcheck(r, depth)
                 Optionals.Fields.F_f_int32.fcheck(r, depth)
-                if (dev.fastwire.Direct.fpresent(r)) dev.fastwire.Direct.fcheckText(r)
+                Optionals.Fields.F_f_string.fcheck(r, depth)
                 Optionals.Fields.F_f_decimal.fcheck(r, depth)
                 Optionals.Fields.F_f_uuid.fcheck(r, depth)
                 Optionals.Fields.F_f_time.fcheck(r, depth)
                 Optionals.Fields.F_f_enum.fcheck(r, depth)
                 Optionals.Fields.F_f_flags.fcheck(r, depth)
-                if (dev.fastwire.Direct.fpresent(r)) com.example.fastwire.everything.Primitives.Codec.fcheck0(r, depth)
-                if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.proto.Order.Codec.fcheck0(r, depth)
+                Optionals.Fields.F_f_struct.fcheck(r, depth)
+                Optionals.Fields.F_f_order.fcheck(r, depth)
                 Optionals.Fields.F_f_reset.fcheck(r, depth)
                 r.take(1)
             }
