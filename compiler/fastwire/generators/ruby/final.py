@@ -4,36 +4,12 @@ verify falls back to, is the runtime's)."""
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, Optional, Tuple
+from typing import List
 
 from ... import ir, lower
 from ...layouts import DECIMAL
 from .names import Scope, attr_name, class_name, field_const
-from .types import (
-    check,
-    convert,
-    directive,
-    is_text,
-    kind,
-    nested,
-    plain_codec,
-    shape,
-    wrong_class,
-    wrong_field,
-)
-
-Run = Optional[lower.FinalRun]
-
-
-def steps(layout: lower.StructLayout) -> Iterator[Tuple[int, Run]]:
-    """The fields in order: (index, the run of fixed-size fields starting there or None);
-    a run stands for all its fields."""
-    runs = {r.first: r for r in layout.final_runs}
-    i = 0
-    while i < len(layout.fields):
-        run = runs.get(i)
-        yield i, run
-        i += run.count if run else 1
+from .types import check, convert, directive, is_text, kind, nested, plain_codec, shape, wrong_class, wrong_field
 
 
 def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
@@ -57,11 +33,6 @@ def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> 
     g.out("end")
     emit_fget(g, s)
     emit_fok(g, s, layout)
-
-
-def decimals(layout: lower.StructLayout, run: lower.FinalRun) -> List[int]:
-    """The offsets of a run's decimals in it (their scale bytes are checked)."""
-    return [o for j, o in zip(run.indexes, run.offsets) if kind(layout.fields[j].wire) == "decimal"]
 
 
 def fput_flush(g: Scope, pack: bool = False) -> None:
@@ -162,29 +133,29 @@ def fget_struct(g: Scope, s: ir.StructType, d: str, chain: List[str], var: str) 
     dc = f"d{t}_"
     g.out(f"Fastwire.too_deep! if {d} < 1", "", *([f"{dc} = {d} - 1"] if nested(layout) else []))
     args: List[str] = []
-    taken = -1  # a string read with the run before it
-    for i, run in steps(layout):
+    steps = layout.plan.final.steps
+    for n, step in enumerate(steps):
+        i = step.fields[0].index
         f, fl = fields[i]
         w, k, a = fl.wire, kind(fl.wire), f"a{t}_{i}"
-        if i == taken:
-            continue
-        if run is not None:
-            fmt = "".join(directive(fields[j][1].wire, True) for j in run.indexes)
-            nxt = i + run.count
-            text = nxt < len(fields) and is_text(fields[nxt][1].wire)
-            size = run.size + 4 * text
+        if n and is_text(w) and steps[n - 1].op == "values":
+            continue  # read with the run before it
+        if step.op == "values":
+            fmt = "".join(directive(x.wire, True) for x in step.fields)
+            nxt = steps[n + 1].field if n + 1 < len(steps) else None
+            text = nxt is not None and is_text(nxt.wire)
+            size = (step.size or 0) + 4 * text
             g.out(f'Fastwire.fail!("truncated") if p + {size} > e', "")
-            if run.count == 1 and not text:
+            if len(step.fields) == 1 and not text:
                 g.out(f'{a} = buf.unpack1("{fmt}", offset: p)')
                 args.append(convert(a, w))
             else:
                 g.out(f'{a} = buf.unpack("{fmt}{"V" * text}", offset: p)')
-                args += [convert(f"{a}[{n}]", fields[j][1].wire) for n, j in enumerate(run.indexes)]
+                args += [convert(f"{a}[{j}]", x.wire) for j, x in enumerate(step.fields)]
             g.out(f"p += {size}")
-            if text:
-                fget_text(g, f"{a}[{run.count}]", f"a{t}_{nxt}", fields[nxt][1].wire)
-                args.append(f"a{t}_{nxt}")
-                taken = nxt
+            if nxt is not None and text:
+                fget_text(g, f"{a}[{len(step.fields)}]", f"a{t}_{nxt.index}", nxt.wire)
+                args.append(f"a{t}_{nxt.index}")
             continue
         sh = shape(w)
         if is_text(w):
@@ -233,18 +204,17 @@ def emit_fok(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
     def at(extra: int) -> str:
         return f"p + {acc + extra}" if acc + extra else "p"
 
-    for i, run in steps(layout):
-        f, fl = s.all_fields[i], layout.fields[i]
-        w, k, sh = fl.wire, kind(fl.wire), shape(fl.wire)
-        inner = plain_codec(g, f.type.value)
-        if run is not None:
-            decs = decimals(layout, run)
-            if decs:
-                g.out(f"return nil if {at(run.size)} > e", "")
-            for o in decs:
-                g.out(f"return nil if buf.getbyte({at(o + DECIMAL.scale_at)}) > {DECIMAL.max_scale}", "")
-            acc += run.size
+    for step in layout.plan.final.steps:
+        if step.op == "values":
+            decimals = [x.at for x in step.fields if x.helper == "decimal"]
+            if decimals:
+                g.out(f"return nil if {at(step.size or 0)} > e", "")
+            for o in decimals:
+                g.out(f"return nil if buf.getbyte({at((o or 0) + DECIMAL.scale_at)}) > {DECIMAL.max_scale}", "")
+            acc += step.size or 0
             continue
+        f, w = s.all_fields[step.field.index], step.field.wire
+        k, sh, inner = kind(w), shape(w), plain_codec(g, f.type.value)
         if is_text(w):
             g.out(f"return nil if {at(4)} > e", f'p += {acc + 4} + buf.unpack1("V", offset: {at(0)})')
         elif k == "struct":
