@@ -8,7 +8,7 @@ from typing import List
 
 from ... import ir, lower
 from ...layouts import DECIMAL
-from .names import Scope, attr_name, class_name, field_const
+from .names import Ref, Scope, attr_name, class_name, field_const
 from .types import check, convert, directive, is_text, kind, nested, plain_codec, shape, wrong_class, wrong_field
 
 
@@ -92,7 +92,7 @@ def fput_fields(g: Scope, s: ir.StructType, var: str, chain: List[str], flat: bo
                 fput_flush(g)
                 g.out(f"j{t} += 1")
         elif k == "other":
-            fput_call(g, g.qualify(s.package, field_const(s, f)), f"{var}.{a}")
+            fput_call(g, field_const(s, f), f"{var}.{a}")
         else:
             g.out(f"x{t} = {var}.{a}", check(f"x{t}", w, where))
             g.fp_vals.append(f"x{t}")
@@ -108,7 +108,7 @@ def emit_fget(g: Scope, s: ir.StructType) -> None:
     start = len(g.p.lines)
     g.out("p = r.pos")
     g.start_walk(0)
-    fget_struct(g, s, "d", [s.qualified_name], "value")
+    fget_struct(g, s, "d", [], "value")
     body = "\n".join(g.p.lines[start:])
     head = (["buf = r.buf"] if re.search(r"\bbuf\b", body) else []) + \
         (["e = r.end_"] if re.search(r"\be\b", body) else [])
@@ -118,15 +118,14 @@ def emit_fget(g: Scope, s: ir.StructType) -> None:
     g.out("end")
 
 
-def fget_call_or_inline(g: Scope, ref: ir.TypeRef, d: str, chain: List[str], var: str) -> None:
-    t = g.inlinable(ref, chain)
-    if t is None:
+def fget_struct(g: Scope, ref: Ref, d: str, chain: List[str], var: str) -> None:
+    """The struct read into `var`: inlined (the walk's own, or one it may inline), else
+    through its codec."""
+    s = g.inlinable(ref, chain)
+    if s is None:
         g.out("r.pos = p", f"{var} = {plain_codec(g, ref)}.fget(r, {d})", "p = r.pos")
-    else:
-        fget_struct(g, t, d, chain + [t.qualified_name], var)
-
-
-def fget_struct(g: Scope, s: ir.StructType, d: str, chain: List[str], var: str) -> None:
+        return
+    chain = chain + [s.qualified_name]
     layout = g.model.struct(s.qualified_name)
     fields = list(zip(s.all_fields, layout.fields))
     t = g.tag()
@@ -163,22 +162,22 @@ def fget_struct(g: Scope, s: ir.StructType, d: str, chain: List[str], var: str) 
                   "p += 4")
             fget_text(g, "n", a, w)
         elif k == "struct":
-            fget_call_or_inline(g, f.type.value, dc, chain, a)
+            fget_struct(g, f.type.value, dc, chain, a)
         elif sh == "opt_struct":
             g.out('Fastwire.fail!("truncated") if p >= e', "", "if buf.getbyte(p) == 0", "  p += 1",
                   f"  {a} = nil", "else")
             with g.block("  p += 1"):
-                fget_call_or_inline(g, f.type.value, dc, chain, a)
+                fget_struct(g, f.type.value, dc, chain, a)
         elif sh == "vec_struct" and w.element is not None and w.element.final_min > 0:
             cnt, jv = f"n{t}_{i}", f"j{t}_{i}"
             g.out('Fastwire.fail!("truncated") if p + 4 > e', "", f'{cnt} = buf.unpack1("V", offset: p)',
                   "p += 4", f'Fastwire.fail!("truncated") if {cnt} > (e - p) / {w.element.final_min}',
                   "", f"{a} = []", f"{jv} = 0")
             with g.block(f"while {jv} < {cnt}"):
-                fget_call_or_inline(g, f.type.value, dc, chain, f"y{t}_{i}")
+                fget_struct(g, f.type.value, dc, chain, f"y{t}_{i}")
                 g.out(f"{a} << y{t}_{i}", f"{jv} += 1")
         else:
-            g.out("r.pos = p", f"{a} = {g.qualify(s.package, field_const(s, f))}.fget(r, {dc})",
+            g.out("r.pos = p", f"{a} = {field_const(s, f)}.fget(r, {dc})",
                   "p = r.pos")
         args.append(a)
     cls = g.type_name(s)

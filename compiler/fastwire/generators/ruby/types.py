@@ -8,7 +8,7 @@ from typing import Callable, Dict, List, Optional
 from ... import ir, lower
 from ...layouts import TIMESTAMP
 from ..common import docs
-from .names import Scope, member_names
+from .names import Ref, Scope, member_names
 
 ESCAPES = {'"': '\\"', "\\": "\\\\", "#": "\\#", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
@@ -128,7 +128,7 @@ def count_directives(fmt: str) -> int:
     return len(fmt.replace("<", "").replace("16", ""))
 
 
-def plain_codec(g: Scope, ref: ir.TypeRef) -> str:
+def plain_codec(g: Scope, ref: Ref) -> str:
     """The runtime codec of a value type: Fastwire::<CODEC>, E_<Enum> or S_<Struct>."""
     if ref.kind == "primitive":
         return "Fastwire::" + ("UUID_" if ref.name == "uuid" else ref.name.upper())
