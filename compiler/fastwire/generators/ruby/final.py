@@ -4,36 +4,12 @@ verify falls back to, is the runtime's)."""
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, Optional, Tuple
+from typing import List
 
 from ... import ir, lower
 from ...layouts import DECIMAL
-from .names import Scope, attr_name, class_name, field_const
-from .types import (
-    check,
-    convert,
-    directive,
-    is_text,
-    kind,
-    nested,
-    plain_codec,
-    shape,
-    wrong_class,
-    wrong_field,
-)
-
-Run = Optional[lower.FinalRun]
-
-
-def steps(layout: lower.StructLayout) -> Iterator[Tuple[int, Run]]:
-    """The fields in order: (index, the run of fixed-size fields starting there or None);
-    a run stands for all its fields."""
-    runs = {r.first: r for r in layout.final_runs}
-    i = 0
-    while i < len(layout.fields):
-        run = runs.get(i)
-        yield i, run
-        i += run.count if run else 1
+from .names import Ref, Scope, attr_name, class_name, field_const
+from .types import check, convert, directive, is_text, kind, nested, plain_codec, shape, wrong_class, wrong_field
 
 
 def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
@@ -57,11 +33,6 @@ def emit_final_paths(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> 
     g.out("end")
     emit_fget(g, s)
     emit_fok(g, s, layout)
-
-
-def decimals(layout: lower.StructLayout, run: lower.FinalRun) -> List[int]:
-    """The offsets of a run's decimals in it (their scale bytes are checked)."""
-    return [o for j, o in zip(run.indexes, run.offsets) if kind(layout.fields[j].wire) == "decimal"]
 
 
 def fput_flush(g: Scope, pack: bool = False) -> None:
@@ -121,7 +92,7 @@ def fput_fields(g: Scope, s: ir.StructType, var: str, chain: List[str], flat: bo
                 fput_flush(g)
                 g.out(f"j{t} += 1")
         elif k == "other":
-            fput_call(g, g.qualify(s.package, field_const(s, f)), f"{var}.{a}")
+            fput_call(g, field_const(s, f), f"{var}.{a}")
         else:
             g.out(f"x{t} = {var}.{a}", check(f"x{t}", w, where))
             g.fp_vals.append(f"x{t}")
@@ -137,7 +108,7 @@ def emit_fget(g: Scope, s: ir.StructType) -> None:
     start = len(g.p.lines)
     g.out("p = r.pos")
     g.start_walk(0)
-    fget_struct(g, s, "d", [s.qualified_name], "value")
+    fget_struct(g, s, "d", [], "value")
     body = "\n".join(g.p.lines[start:])
     head = (["buf = r.buf"] if re.search(r"\bbuf\b", body) else []) + \
         (["e = r.end_"] if re.search(r"\be\b", body) else [])
@@ -147,44 +118,43 @@ def emit_fget(g: Scope, s: ir.StructType) -> None:
     g.out("end")
 
 
-def fget_call_or_inline(g: Scope, ref: ir.TypeRef, d: str, chain: List[str], var: str) -> None:
-    t = g.inlinable(ref, chain)
-    if t is None:
+def fget_struct(g: Scope, ref: Ref, d: str, chain: List[str], var: str) -> None:
+    """The struct read into `var`: inlined (the walk's own, or one it may inline), else
+    through its codec."""
+    s = g.inlinable(ref, chain)
+    if s is None:
         g.out("r.pos = p", f"{var} = {plain_codec(g, ref)}.fget(r, {d})", "p = r.pos")
-    else:
-        fget_struct(g, t, d, chain + [t.qualified_name], var)
-
-
-def fget_struct(g: Scope, s: ir.StructType, d: str, chain: List[str], var: str) -> None:
+        return
+    chain = chain + [s.qualified_name]
     layout = g.model.struct(s.qualified_name)
     fields = list(zip(s.all_fields, layout.fields))
     t = g.tag()
     dc = f"d{t}_"
     g.out(f"Fastwire.too_deep! if {d} < 1", "", *([f"{dc} = {d} - 1"] if nested(layout) else []))
     args: List[str] = []
-    taken = -1  # a string read with the run before it
-    for i, run in steps(layout):
+    steps = layout.plan.final.steps
+    for n, step in enumerate(steps):
+        i = step.fields[0].index
         f, fl = fields[i]
         w, k, a = fl.wire, kind(fl.wire), f"a{t}_{i}"
-        if i == taken:
-            continue
-        if run is not None:
-            fmt = "".join(directive(fields[j][1].wire, True) for j in run.indexes)
-            nxt = i + run.count
-            text = nxt < len(fields) and is_text(fields[nxt][1].wire)
-            size = run.size + 4 * text
+        if n and is_text(w) and steps[n - 1].op == "values":
+            continue  # read with the run before it
+        if step.op == "values":
+            fmt = "".join(directive(x.wire, True) for x in step.fields)
+            nxt = steps[n + 1].field if n + 1 < len(steps) else None
+            text = nxt is not None and is_text(nxt.wire)
+            size = (step.size or 0) + 4 * text
             g.out(f'Fastwire.fail!("truncated") if p + {size} > e', "")
-            if run.count == 1 and not text:
+            if len(step.fields) == 1 and not text:
                 g.out(f'{a} = buf.unpack1("{fmt}", offset: p)')
                 args.append(convert(a, w))
             else:
                 g.out(f'{a} = buf.unpack("{fmt}{"V" * text}", offset: p)')
-                args += [convert(f"{a}[{n}]", fields[j][1].wire) for n, j in enumerate(run.indexes)]
+                args += [convert(f"{a}[{j}]", x.wire) for j, x in enumerate(step.fields)]
             g.out(f"p += {size}")
-            if text:
-                fget_text(g, f"{a}[{run.count}]", f"a{t}_{nxt}", fields[nxt][1].wire)
-                args.append(f"a{t}_{nxt}")
-                taken = nxt
+            if nxt is not None and text:
+                fget_text(g, f"{a}[{len(step.fields)}]", f"a{t}_{nxt.index}", nxt.wire)
+                args.append(f"a{t}_{nxt.index}")
             continue
         sh = shape(w)
         if is_text(w):
@@ -192,22 +162,22 @@ def fget_struct(g: Scope, s: ir.StructType, d: str, chain: List[str], var: str) 
                   "p += 4")
             fget_text(g, "n", a, w)
         elif k == "struct":
-            fget_call_or_inline(g, f.type.value, dc, chain, a)
+            fget_struct(g, f.type.value, dc, chain, a)
         elif sh == "opt_struct":
             g.out('Fastwire.fail!("truncated") if p >= e', "", "if buf.getbyte(p) == 0", "  p += 1",
                   f"  {a} = nil", "else")
             with g.block("  p += 1"):
-                fget_call_or_inline(g, f.type.value, dc, chain, a)
+                fget_struct(g, f.type.value, dc, chain, a)
         elif sh == "vec_struct" and w.element is not None and w.element.final_min > 0:
             cnt, jv = f"n{t}_{i}", f"j{t}_{i}"
             g.out('Fastwire.fail!("truncated") if p + 4 > e', "", f'{cnt} = buf.unpack1("V", offset: p)',
                   "p += 4", f'Fastwire.fail!("truncated") if {cnt} > (e - p) / {w.element.final_min}',
                   "", f"{a} = []", f"{jv} = 0")
             with g.block(f"while {jv} < {cnt}"):
-                fget_call_or_inline(g, f.type.value, dc, chain, f"y{t}_{i}")
+                fget_struct(g, f.type.value, dc, chain, f"y{t}_{i}")
                 g.out(f"{a} << y{t}_{i}", f"{jv} += 1")
         else:
-            g.out("r.pos = p", f"{a} = {g.qualify(s.package, field_const(s, f))}.fget(r, {dc})",
+            g.out("r.pos = p", f"{a} = {field_const(s, f)}.fget(r, {dc})",
                   "p = r.pos")
         args.append(a)
     cls = g.type_name(s)
@@ -233,18 +203,17 @@ def emit_fok(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
     def at(extra: int) -> str:
         return f"p + {acc + extra}" if acc + extra else "p"
 
-    for i, run in steps(layout):
-        f, fl = s.all_fields[i], layout.fields[i]
-        w, k, sh = fl.wire, kind(fl.wire), shape(fl.wire)
-        inner = plain_codec(g, f.type.value)
-        if run is not None:
-            decs = decimals(layout, run)
-            if decs:
-                g.out(f"return nil if {at(run.size)} > e", "")
-            for o in decs:
-                g.out(f"return nil if buf.getbyte({at(o + DECIMAL.scale_at)}) > {DECIMAL.max_scale}", "")
-            acc += run.size
+    for step in layout.plan.final.steps:
+        if step.op == "values":
+            decimals = [x.at for x in step.fields if x.helper == "decimal"]
+            if decimals:
+                g.out(f"return nil if {at(step.size or 0)} > e", "")
+            for o in decimals:
+                g.out(f"return nil if buf.getbyte({at((o or 0) + DECIMAL.scale_at)}) > {DECIMAL.max_scale}", "")
+            acc += step.size or 0
             continue
+        f, w = s.all_fields[step.field.index], step.field.wire
+        k, sh, inner = kind(w), shape(w), plain_codec(g, f.type.value)
         if is_text(w):
             g.out(f"return nil if {at(4)} > e", f'p += {acc + 4} + buf.unpack1("V", offset: {at(0)})')
         elif k == "struct":

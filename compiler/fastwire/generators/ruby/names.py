@@ -20,6 +20,7 @@ CORE = frozenset("""
     Thread Time TracePoint TrueClass UnboundMethod Warning JSON Socket BigDecimal
     SecureRandom Base64 Minitest""".split())
 
+Ref = Union[ir.TypeRef, ir.StructType]  # a field's type, or the struct a walk starts at
 # A guard clause: a line that leaves the method (or raises) under a condition.
 _GUARD = re.compile(r"^\s*(raise|return|next|break|fail)\b.* (if|unless) ")
 # How many fields one walk inlines at most (of the structs it holds, 3 levels deep).
@@ -111,10 +112,12 @@ class Scope:
     def type_name(self, ref: Union[ir.TypeRef, ir.StructType]) -> str:
         return self.qualify(ref.package, class_name(ref.name))
 
-    def inlinable(self, ref: ir.TypeRef, chain: List[str]) -> Optional[ir.StructType]:
+    def inlinable(self, ref: Ref, chain: List[str]) -> Optional[ir.StructType]:
         """The struct a field refers to when a fast path may inline it: same package, not
         being walked (recursion), at most 3 levels deep, and in a walk (`chain`) while its
-        allowance of inlined fields lasts."""
+        allowance of inlined fields lasts. (A struct itself: the one a walk starts at.)"""
+        if isinstance(ref, ir.StructType):
+            return ref
         if ref.package not in (None, self.pkg.name) or len(chain) >= 3:
             return None
         t = self.schema.lookup(ref)

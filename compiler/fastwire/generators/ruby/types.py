@@ -8,7 +8,7 @@ from typing import Callable, Dict, List, Optional
 from ... import ir, lower
 from ...layouts import TIMESTAMP
 from ..common import docs
-from .names import Scope, member_names
+from .names import Ref, Scope, member_names
 
 ESCAPES = {'"': '\\"', "\\": "\\\\", "#": "\\#", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
@@ -101,7 +101,6 @@ SCALARS: Dict[str, str] = {
 }
 INTS = ("byte", "char", "uint8", "int8", "wchar", "int16", "uint16", "int32", "uint32", "int64",
         "uint64")
-BITS = {"c": 8, "s": 16, "l": 32, "v": 32, "q": 64}  # an integer directive's
 # helper -> the pack directive of its slot (else its scalar's, else an offset's "V")
 SLOT_DIRECTIVES = {"timestamp": "Q<", "decimal": "a16", "uuid": "a16", "optional": "CV"}
 # helper -> how the fast paths treat it (kind())
@@ -128,7 +127,7 @@ def count_directives(fmt: str) -> int:
     return len(fmt.replace("<", "").replace("16", ""))
 
 
-def plain_codec(g: Scope, ref: ir.TypeRef) -> str:
+def plain_codec(g: Scope, ref: Ref) -> str:
     """The runtime codec of a value type: Fastwire::<CODEC>, E_<Enum> or S_<Struct>."""
     if ref.kind == "primitive":
         return "Fastwire::" + ("UUID_" if ref.name == "uuid" else ref.name.upper())
@@ -194,9 +193,8 @@ def check(var: str, w: lower.WireType, where: str) -> str:
     if k != "int":
         return CHECKS[k].format(v=var)
     scalar = w.scalar or TIMESTAMP.scalar
-    d = SCALARS[scalar][0]
-    bits = BITS[d.lower()]
-    lo, hi = (-(1 << bits - 1), (1 << bits - 1) - 1) if d in "csql" else (0, (1 << bits) - 1)
+    bits = 8 * lower.scalar_size(scalar)
+    lo, hi = (-(1 << bits - 1), (1 << bits - 1) - 1) if SCALARS[scalar][0] in "csql" else (0, (1 << bits) - 1)
     return (f"raise Fastwire.out_of_range({ruby_string(where)}, {var}, \"{scalar}\") "
             f"unless {var}.is_a?(Integer) && {var} >= {lo} && {var} <= {hi}")
 

@@ -9,7 +9,7 @@ from typing import List, Optional
 from ... import ir, lower
 from ...layouts import DECIMAL
 from .final import emit_final_paths
-from .names import Scope, attr_name, class_name, field_const
+from .names import Ref, Scope, attr_name, class_name, field_const
 from .types import (
     check,
     convert,
@@ -62,25 +62,20 @@ def by_root(g: Scope, root: List[str], plain: List[str]) -> None:
 def emit_fast_paths(g: Scope, s: ir.StructType) -> None:
     layout = g.model.struct(s.qualified_name)
     cls, body, tn = class_name(s.name), layout.body_size, s.type_number
-    g.out("", f"# {cls}: straight-line paths ({body}-byte body, type {tn}).", f"class << S_{s.name}",
-          "  def vput(buf, base, v, root = false)")  # root: the model's [size][8] header too
-    g.p.indent()
-    g.p.indent()
-    if nested(layout):
-        emit_vput(g, s, layout)
-    else:  # blocks follow the body in field order: body and blocks in one pack
-        lines, vals, fmt, at = flat_parts(g, s, "v", "", cls)
-        g.out(*lines, "pos = buf.bytesize")
-        by_root(g, [f'[{at} + 8, 8, {", ".join(vals)}].pack("VV{fmt}", buffer: buf)'],
-                [f'[{", ".join(vals)}].pack("{fmt}", buffer: buf)'])
-    g.p.outdent()
-    g.out("end")
-    emit_vget(g, s, layout)
-    emit_vok(g, s)
-    if g.options.final:
-        emit_final_paths(g, s, layout)
-    g.p.outdent()
-    g.out("end")
+    g.out("", f"# {cls}: straight-line paths ({body}-byte body, type {tn}).")
+    with g.block(f"class << S_{s.name}"):
+        with g.block("def vput(buf, base, v, root = false)"):  # root: the model's [size][8] header too
+            if nested(layout):
+                emit_vput(g, s, layout)
+            else:  # blocks follow the body in field order: body and blocks in one pack
+                lines, vals, fmt, at = flat_parts(g, s, "v", "", cls)
+                g.out(*lines, "pos = buf.bytesize")
+                by_root(g, [f'[{at} + 8, 8, {", ".join(vals)}].pack("VV{fmt}", buffer: buf)'],
+                        [f'[{", ".join(vals)}].pack("{fmt}", buffer: buf)'])
+        emit_vget(g, s, layout)
+        emit_vok(g, s)
+        if g.options.final:
+            emit_final_paths(g, s, layout)
 
 
 def emit_vput(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
@@ -234,23 +229,21 @@ def emit_vok(g: Scope, s: ir.StructType) -> None:
     g.out("", "def vok(buf, e, b, base, off, slot_end, d)")
     g.p.indent()
     g.start_walk(0)
-    vok_struct(g, s, "base", "off", "slot_end", "d", [s.qualified_name])
+    vok_struct(g, s, "base", "off", "slot_end", "d", [])
     g.p.outdent()
     g.out("  b", "end")
 
 
-def vok_call_or_inline(g: Scope, ref: ir.TypeRef, base: str, off: str, slot_end: str, d: str,
-                       chain: List[str], d_checked: bool = False) -> None:
-    t = g.inlinable(ref, chain)
-    if t is None:
+def vok_struct(g: Scope, ref: Ref, base: str, off: str, slot_end: str, d: str, chain: List[str],
+               d_checked: bool = False) -> None:
+    """The struct at `off` from `base` checked: inlined (the walk's own, or one it may
+    inline), else by its codec's vok."""
+    s = g.inlinable(ref, chain)
+    if s is None:
         g.out(f"return nil unless (b = {plain_codec(g, ref)}.vok(buf, e, b, {base}, {off}, "
               f"{slot_end}, {d}))", "")
-    else:
-        vok_struct(g, t, base, off, slot_end, d, chain + [t.qualified_name], d_checked)
-
-
-def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d: str,
-               chain: List[str], d_checked: bool = False) -> None:
+        return
+    chain = chain + [s.qualified_name]
     layout = g.model.struct(s.qualified_name)
     t = g.tag()
     body, tn = layout.body_size, s.type_number
@@ -293,12 +286,12 @@ def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d
             g.out(f"  p = {pos} + {o}", f'  return nil unless p >= {slot_end} && p <= e - 4 && '
                   f'(n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0', "end")
         elif k == "struct":
-            vok_call_or_inline(g, ref, pos, o, slot_end, dc, chain)
+            vok_struct(g, ref, pos, o, slot_end, dc, chain)
         elif k == "opt_struct":
             with g.block(f"if f{t}_{n} != 0"):
                 g.out(f"{q} = {pos} + {o}",
                       f"return nil unless {q} >= {slot_end} && {q} <= e - 4 && (b -= 4) >= 0")
-                vok_call_or_inline(g, ref, q, f'buf.unpack1("V", offset: {q})', f"{q} + 4", dc, chain)
+                vok_struct(g, ref, q, f'buf.unpack1("V", offset: {q})', f"{q} + 4", dc, chain)
         elif k == "vec_struct":
             cnt, offs, j = f"n{t}_{n}", f"offs{t}_{n}", f"j{t}_{n}"
             with g.block(f"if {o} != 0"):
@@ -308,7 +301,7 @@ def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d
                 with g.block(f"if {cnt} > 0", f"  return nil if {dc} < 1",
                              f'  {offs} = buf.unpack("V#{{{cnt}}}", offset: {q} + 4)', f"  {j} = 0"):
                     with g.block(f"while {j} < {cnt}"):
-                        vok_call_or_inline(g, ref, pos, f"{offs}[{j}]", f"{q} + 8 + (4 * {j})", dc,
+                        vok_struct(g, ref, pos, f"{offs}[{j}]", f"{q} + 8 + (4 * {j})", dc,
                                            chain, d_checked=True)
                         g.out(f"{j} += 1")
         elif k == "decimal":
@@ -316,6 +309,6 @@ def vok_struct(g: Scope, s: ir.StructType, base: str, off: str, slot_end: str, d
         elif k in ("array", "other"):
             # the runtime's codec, on a Reader (it raises DecodeError when malformed)
             g.out("rd = Fastwire::Reader.new(buf, b, 0)",
-                  f"{g.qualify(s.package, field_const(s, f))}.vcheck_slot(rd, {pos} + {fl.offset}, "
+                  f"{field_const(s, f)}.vcheck_slot(rd, {pos} + {fl.offset}, "
                   f"{pos}, {dc})", "b = rd.budget")
 
