@@ -25,6 +25,7 @@ from .types import (
     limited,
     load,
     pair_map,
+    says,
     sort_read,
     sorted_set,
     table,
@@ -207,9 +208,8 @@ def _put_map(g, w, v):
 
 
 FPUT = table(lambda g, w, v: g.p.print("b = " + APPEND[vkey(w)].format(v=v)),
-             string=lambda g, w, v: g.p.print(f"b = fw.AppendString(b, {v})"),
-             bytes=lambda g, w, v: g.p.print(f"b = fw.AppendBytes(b, {v})"),
-             struct=lambda g, w, v: g.p.print(f"b = {v}.FwPutF(b)"),
+             string=says("v")("b = fw.AppendString(b, {v})"), bytes=says("v")("b = fw.AppendBytes(b, {v})"),
+             struct=says("v")("b = {v}.FwPutF(b)"),
              optional=_put_optional, array=_put_array, sequence=_put_sequence, map=_put_map)
 
 

@@ -36,6 +36,13 @@ def table(value: Optional[Callable] = None, **by_helper: Callable) -> Dict[str, 
     return out
 
 
+def says(*names: str) -> Callable[[str], Callable[..., None]]:
+    """Handlers that print one template: {name} is the handler's argument `name` (after g, w)."""
+    def handler(template: str) -> Callable[..., None]:
+        return lambda g, w, *args: g.p.print(template.format(**dict(zip(names, args))))
+    return handler
+
+
 def vkey(w: W) -> str:
     return w.scalar or w.helper
 

@@ -26,6 +26,7 @@ from .types import (
     orelse,
     pair_map,
     parts,
+    says,
     sort_read,
     sorted_set,
     store,
@@ -255,7 +256,7 @@ def _put_map(g, w, v, slot, base):
 
 
 VPUT = table(lambda g, w, v, slot, base: g.p.print(store(w, v, "w.Buf", slot)), string=_put_string,
-             bytes=lambda g, w, v, slot, base: g.p.print(f"w.VBytes({slot}, {base}, {v})"),
+             bytes=says("v", "slot", "base")("w.VBytes({slot}, {base}, {v})"),
              struct=_put_struct, optional=_put_optional, array=_put_array, sequence=_put_sequence,
              map=_put_map)
 
@@ -307,11 +308,10 @@ def _get_collection(g, w, dst, slot, base):
         sort_read(g, w, dst)
 
 
+get = says("dst", "slot", "base")
 VGET = table(lambda g, w, dst, slot, base: g.p.print(f"{dst} = {load(g, w, 'r.Data', slot)}"),
-             decimal=lambda g, w, dst, slot, base: g.p.print(f"{dst} = fw.VDecimal(r, {slot})"),
-             string=lambda g, w, dst, slot, base: g.p.print(f"r.String({slot}, {base}, &{dst})"),
-             bytes=lambda g, w, dst, slot, base: g.p.print(f"r.Bytes({slot}, {base}, &{dst})"),
-             struct=lambda g, w, dst, slot, base: g.p.print(f"{dst}.FwGetV(r, {slot}, {base})"),
+             decimal=get("{dst} = fw.VDecimal(r, {slot})"), string=get("r.String({slot}, {base}, &{dst})"),
+             bytes=get("r.Bytes({slot}, {base}, &{dst})"), struct=get("{dst}.FwGetV(r, {slot}, {base})"),
              optional=_get_optional, array=_get_array, sequence=_get_collection, map=_get_collection)
 
 
@@ -359,10 +359,9 @@ def _check_collection(g, w, slot, base):
             at += f"+{e.slot}"
 
 
-VCHECK = table(lambda g, w, slot, base: None,
-               decimal=lambda g, w, slot, base: g.p.print(f"fw.VCheckDecimal(r, {slot})"),
-               string=lambda g, w, slot, base: g.p.print(f"r.Text({slot}, {base})"),
-               bytes=lambda g, w, slot, base: g.p.print(f"r.Text({slot}, {base})"),
+check = says("slot", "base")
+VCHECK = table(lambda g, w, slot, base: None, decimal=check("fw.VCheckDecimal(r, {slot})"),
+               string=check("r.Text({slot}, {base})"), bytes=check("r.Text({slot}, {base})"),
                struct=lambda g, w, slot, base: g.p.print(f"{g.qual(w.ref, 'FwVerifyV{name}')}(r, {slot}, {base})"),
                optional=_check_optional, array=_check_array, sequence=_check_collection, map=_check_collection)
 
