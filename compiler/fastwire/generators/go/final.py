@@ -13,7 +13,6 @@ from .names import Scope, field
 from .types import (
     APPEND,
     BYTE_SCALARS,
-    CHECKED,
     W,
     allocated,
     deref,
@@ -91,7 +90,7 @@ def rooms(fields: List[plan.PlanField], end: str = "end") -> List[str]:
 
 
 def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
-    p, t, fast = g.p, layout.type_number, fast_walk(g, layout, lambda w: not ftrivial(w), False)
+    p, t, fast = g.p, layout.type_number, fast_walk(g, layout, False)
     fields = [f for step in layout.plan.final.steps for f in step.fields]
     p.print(MARSHAL, N=name, T=t)
     limited(p, "// UnmarshalFinal reads a final-format root model into s, reusing its memory.",
@@ -216,7 +215,7 @@ FPUT = table(lambda g, w, v: g.p.print("b = " + APPEND[vkey(w)].format(v=v)),
 # ---- get and verify: one walk, reading into dst or (dst "") verifying -----------------------
 
 def fget(g: Scope, w: W, dst: str, end: str) -> None:
-    if not dst and ftrivial(w):
+    if not dst and not w.checks:
         g.p.print(f"p += {w.final_size}")
     else:
         FGET[w.helper](g, w, dst, end)
@@ -245,7 +244,7 @@ def _counted(g, w, dst, end):
         fcount(g, n, ok, end, e.final_min)
         if dst and e.helper in BYTE_SCALARS:
             return g.p.print(f"{dst} = append({dst}[:0], d[p:p+{n}]...)\np += {n}")
-        if not dst and ftrivial(e):
+        if not dst and not e.checks:
             return g.p.print(f"p += {n} * {e.final_size}")
         if dst:
             g.p.print(f"{dst} = fw.Resize({dst}, {n})")
@@ -261,7 +260,7 @@ def _map(g, w, dst, end):
     n, ok, i, rest = g.var("n"), g.var("ok"), g.var("i"), g.var("rest")
     key, val = (g.var("k"), g.var("v")) if dst else ("", "")
     fcount(g, n, ok, end, pair)
-    if not dst and ftrivial(w.key) and ftrivial(w.element):
+    if not dst and not w.key.checks and not w.element.checks:
         return g.p.print(f"p += {n} * {pair}")
     if dst:
         g.p.print(f"{dst} = {dst}[:0]" if pair_map(w) else f"{dst} = fw.ClearMap({dst}, {n})")
@@ -316,13 +315,6 @@ FGET = table(lambda g, w, dst, end: g.p.print(f"{dst} = {load(g, w, 'd', 'p')}\n
              uuid=lambda g, w, dst, end: g.p.print(f"copy({dst}[:], d[p:p+{UUID.size}])\np += {UUID.size}"),
              string=_text, bytes=_text, struct=_struct, optional=_optional, array=_counted,
              sequence=_counted, map=_map)
-
-
-def ftrivial(w: W) -> bool:
-    """A value verify can step over: fixed size, nothing to check."""
-    if w.element is not None and w.collection == "array":
-        return ftrivial(w.element)
-    return w.is_value and w.helper not in CHECKED
 
 
 # The fast path of final verify (types.fast_walk): a root struct first walked by
