@@ -15,7 +15,6 @@ from .types import (
     BYTE_SCALARS,
     W,
     allocated,
-    deref,
     entries,
     fast_walk,
     gotype,
@@ -23,6 +22,7 @@ from .types import (
     insert,
     limited,
     load,
+    nullable,
     pair_map,
     says,
     sort_read,
@@ -179,12 +179,6 @@ def fput(g: Scope, w: W, v: str) -> None:
     FPUT[w.helper](g, w, v)
 
 
-def _put_optional(g, w, v):
-    with unless(g.p, f"{v} == nil", "b = append(b, 0)"):
-        g.p.print("b = append(b, 1)")
-        fput(g, w.element, deref(w.element, v))
-
-
 def _put_array(g, w, v):
     i = g.var("i")
     with g.p.block(f"for {i} := range {v} {{", "}"):
@@ -209,7 +203,8 @@ def _put_map(g, w, v):
 FPUT = table(lambda g, w, v: g.p.print("b = " + APPEND[vkey(w)].format(v=v)),
              string=says("v")("b = fw.AppendString(b, {v})"), bytes=says("v")("b = fw.AppendBytes(b, {v})"),
              struct=says("v")("b = {v}.FwPutF(b)"),
-             optional=_put_optional, array=_put_array, sequence=_put_sequence, map=_put_map)
+             optional=lambda g, w, v: nullable(g, w, v, fput, "b = append(b, 0)", "b = append(b, 1)"),
+             array=_put_array, sequence=_put_sequence, map=_put_map)
 
 
 # ---- get and verify: one walk, reading into dst or (dst "") verifying -----------------------
