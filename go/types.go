@@ -300,3 +300,34 @@ func AppendPrintWChar(b []byte, c rune) []byte {
 	b = append(b, strings.ToUpper(strconv.FormatUint(uint64(u), 16))...)
 	return append(b, '\'')
 }
+
+// Integer is what an enum or flags type stands on.
+type Integer interface {
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64
+}
+
+// EnumName is an enum's String: the name of v's first entry in values (names[i] is the name
+// of values[i]), or <unknown>.
+func EnumName[T Integer](v T, values []T, names []string) string {
+	for i, x := range values {
+		if x == v {
+			return names[i]
+		}
+	}
+	return "<unknown>"
+}
+
+// FlagsName is a flags type's String: every name whose value's bits are all set in v (zero
+// values never match), in the order of values, joined by | as fastwire's C++ prints flags.
+func FlagsName[T Integer](v T, values []T, names []string) string {
+	s := ""
+	for i, x := range values {
+		if x != 0 && v&x == x {
+			s += "|" + names[i]
+		}
+	}
+	if s != "" {
+		s = s[1:]
+	}
+	return s
+}

@@ -27,6 +27,8 @@ SCALARS = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", 
            "uint32", "int64", "uint64", "float", "double")
 # Wire kinds that are one fixed-size value in both formats.
 VALUE_KINDS = ("scalar", "decimal", "uuid", "timestamp", "enum", "flags")
+# Value kinds whose bytes are checked when read or verified (a decimal's scale).
+CHECKED_KINDS = ("decimal",)
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -71,6 +73,25 @@ class WireType:
     @property
     def json(self) -> "JsonForm":
         return json_form(self)
+
+    @property
+    def parts(self) -> List["WireType"]:
+        """What a value holds: a map's key, then the element (an optional's value too)."""
+        return [x for x in (self.key, self.element) if x is not None]
+
+    @property
+    def fallible(self) -> bool:
+        """Reading it can fail: a heap block, a struct, a container, or a checked value."""
+        return not self.is_value or self.kind in CHECKED_KINDS
+
+    @property
+    def checks(self) -> bool:
+        """Verifying it checks more than that its bytes are there (in either format): it is
+        fallible, or an array of fallible values."""
+        if self.kind == "array":
+            assert self.element is not None
+            return self.element.checks
+        return self.fallible
 
 
 class FieldLike(Protocol):

@@ -13,10 +13,8 @@ from .names import Scope, field
 from .types import (
     APPEND,
     BYTE_SCALARS,
-    CHECKED,
     W,
     allocated,
-    deref,
     entries,
     fast_walk,
     gotype,
@@ -24,7 +22,9 @@ from .types import (
     insert,
     limited,
     load,
+    nullable,
     pair_map,
+    says,
     sort_read,
     sorted_set,
     table,
@@ -90,7 +90,7 @@ def rooms(fields: List[plan.PlanField], end: str = "end") -> List[str]:
 
 
 def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
-    p, t, fast = g.p, layout.type_number, fast_walk(g, layout, lambda w: not ftrivial(w), False)
+    p, t, fast = g.p, layout.type_number, fast_walk(g, layout, False)
     fields = [f for step in layout.plan.final.steps for f in step.fields]
     p.print(MARSHAL, N=name, T=t)
     limited(p, "// UnmarshalFinal reads a final-format root model into s, reusing its memory.",
@@ -179,12 +179,6 @@ def fput(g: Scope, w: W, v: str) -> None:
     FPUT[w.helper](g, w, v)
 
 
-def _put_optional(g, w, v):
-    with unless(g.p, f"{v} == nil", "b = append(b, 0)"):
-        g.p.print("b = append(b, 1)")
-        fput(g, w.element, deref(w.element, v))
-
-
 def _put_array(g, w, v):
     i = g.var("i")
     with g.p.block(f"for {i} := range {v} {{", "}"):
@@ -207,16 +201,16 @@ def _put_map(g, w, v):
 
 
 FPUT = table(lambda g, w, v: g.p.print("b = " + APPEND[vkey(w)].format(v=v)),
-             string=lambda g, w, v: g.p.print(f"b = fw.AppendString(b, {v})"),
-             bytes=lambda g, w, v: g.p.print(f"b = fw.AppendBytes(b, {v})"),
-             struct=lambda g, w, v: g.p.print(f"b = {v}.FwPutF(b)"),
-             optional=_put_optional, array=_put_array, sequence=_put_sequence, map=_put_map)
+             string=says("v")("b = fw.AppendString(b, {v})"), bytes=says("v")("b = fw.AppendBytes(b, {v})"),
+             struct=says("v")("b = {v}.FwPutF(b)"),
+             optional=lambda g, w, v: nullable(g, w, v, fput, "b = append(b, 0)", "b = append(b, 1)"),
+             array=_put_array, sequence=_put_sequence, map=_put_map)
 
 
 # ---- get and verify: one walk, reading into dst or (dst "") verifying -----------------------
 
 def fget(g: Scope, w: W, dst: str, end: str) -> None:
-    if not dst and ftrivial(w):
+    if not dst and not w.checks:
         g.p.print(f"p += {w.final_size}")
     else:
         FGET[w.helper](g, w, dst, end)
@@ -245,7 +239,7 @@ def _counted(g, w, dst, end):
         fcount(g, n, ok, end, e.final_min)
         if dst and e.helper in BYTE_SCALARS:
             return g.p.print(f"{dst} = append({dst}[:0], d[p:p+{n}]...)\np += {n}")
-        if not dst and ftrivial(e):
+        if not dst and not e.checks:
             return g.p.print(f"p += {n} * {e.final_size}")
         if dst:
             g.p.print(f"{dst} = fw.Resize({dst}, {n})")
@@ -261,7 +255,7 @@ def _map(g, w, dst, end):
     n, ok, i, rest = g.var("n"), g.var("ok"), g.var("i"), g.var("rest")
     key, val = (g.var("k"), g.var("v")) if dst else ("", "")
     fcount(g, n, ok, end, pair)
-    if not dst and ftrivial(w.key) and ftrivial(w.element):
+    if not dst and not w.key.checks and not w.element.checks:
         return g.p.print(f"p += {n} * {pair}")
     if dst:
         g.p.print(f"{dst} = {dst}[:0]" if pair_map(w) else f"{dst} = fw.ClearMap({dst}, {n})")
@@ -316,13 +310,6 @@ FGET = table(lambda g, w, dst, end: g.p.print(f"{dst} = {load(g, w, 'd', 'p')}\n
              uuid=lambda g, w, dst, end: g.p.print(f"copy({dst}[:], d[p:p+{UUID.size}])\np += {UUID.size}"),
              string=_text, bytes=_text, struct=_struct, optional=_optional, array=_counted,
              sequence=_counted, map=_map)
-
-
-def ftrivial(w: W) -> bool:
-    """A value verify can step over: fixed size, nothing to check."""
-    if w.element is not None and w.collection == "array":
-        return ftrivial(w.element)
-    return w.is_value and w.helper not in CHECKED
 
 
 # The fast path of final verify (types.fast_walk): a root struct first walked by

@@ -22,6 +22,7 @@ from .types import (
     insert,
     items,
     nullable,
+    says,
     sort_read,
     table,
     unless,
@@ -132,9 +133,8 @@ def _value(g, w, v):
 JPUT = {"nullable": lambda g, w, v: nullable(g, w, v, jput),
         "array": lambda g, w, v: items(g, w, v, jput, lambda src: "b = append(b, '[')", "]"),
         "pairs": _pairs, "entries": _entries,
-        "string": lambda g, w, v: g.p.print(f"b = fw.AppendJSONString(b, {v})"),
-        "base64": lambda g, w, v: g.p.print(f"b = fw.AppendJSONBytes(b, {v})"),
-        "object": lambda g, w, v: g.p.print(f"b = {v}.AppendJSON(b)")}
+        "string": says("v")("b = fw.AppendJSONString(b, {v})"),
+        "base64": says("v")("b = fw.AppendJSONBytes(b, {v})"), "object": says("v")("b = {v}.AppendJSON(b)")}
 JSON_VALUE = {
     "bool": "b = fw.AppendJSONBool(b, @)", "decimal": "b = fw.AppendJSONDecimal(b, @)",
     "uuid": "b = fw.AppendJSONUUID(b, @)", "timestamp": "b = strconv.AppendUint(b, uint64(@), 10)",
@@ -212,8 +212,6 @@ def _get_map(g, w, dst):
     sort_read(g, w, dst)
 
 
-JGET = table(lambda g, w, dst: g.p.print(f"{dst} = {parse(g, w)}"),
-             string=lambda g, w, dst: g.p.print(f"p.String(&{dst})"),
-             bytes=lambda g, w, dst: g.p.print(f"p.Bytes(&{dst})"),
-             struct=lambda g, w, dst: g.p.print(f"{dst}.FwGetJSON(p)"),
+JGET = table(lambda g, w, dst: g.p.print(f"{dst} = {parse(g, w)}"), string=says("dst")("p.String(&{dst})"),
+             bytes=says("dst")("p.Bytes(&{dst})"), struct=says("dst")("{dst}.FwGetJSON(p)"),
              optional=_get_optional, array=_get_array, sequence=_get_sequence, map=_get_map)

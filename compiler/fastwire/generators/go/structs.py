@@ -54,44 +54,25 @@ def header(g: Scope, body: str) -> List[str]:
 
 
 def emit_enum(g: Scope, e: ir.EnumType) -> None:
+    """An enum or flags type, its constants, and String by the runtime over a table of names
+    (an enum's: the first name of the value; flags': every name whose bits are set)."""
     p, name = g.p, e.name
     consts = [(name + exported(v.name), v) for v in e.values]
     comment(p, e.doc, f"{name} is the schema's {e.kind} {name}.")
-    p.print(f"type {name} {GO_SCALAR[e.base]}")
-    p.print()
+    p.print(f"type {name} {GO_SCALAR[e.base]}\n\n")
     for c, v in consts:
         p.print(f"const {c} {name} = {v.value}")
+    p.print(f"\n\nvar fw{name}Values = []{name}{{{', '.join(c for c, _ in consts)}}}")
+    p.value(f"var fw{name}Names = []string{{{', '.join(c_string(v.name) for _, v in consts)}}}")
     p.print()
     if e.kind != "flags":
-        p.print("// String is the value's name, or <unknown>.")
-        with p.block(f"func (v {name}) String() string {{", "}"):
-            seen = set()
-            if consts:
-                p.print("switch v {")
-                for c, v in consts:
-                    if v.value not in seen:
-                        seen.add(v.value)
-                        p.print(f"case {c}:")
-                        p.value(f"\treturn {c_string(v.name)}")
-                p.print("}")
-            p.print('return "<unknown>"')
-        p.print()
+        p.print(f"// String is the value's name, or <unknown>.\n"
+                f"func (v {name}) String() string {{ return fw.EnumName(v, fw{name}Values, fw{name}Names) }}\n\n")
         return
-    p.print('''
-        // String is every named value whose bits are all set in v (zero values never
-        // match), in declaration order, joined by | (as fastwire's C++ prints flags).''')
-    with p.block(f"func (v {name}) String() string {{", "}"):
-        p.print('s := ""')
-        for c, v in consts:
-            if v.value:
-                with p.block(f"if v&{c} == {c} {{", "}"):
-                    p.value(f's += "|" + {c_string(v.name)}')
-        p.print('''
-            if s != "" {
-                s = s[1:]
-            }
-            return s''')
     p.print(f'''
+        // String is every named value whose bits are all set in v (zero values never
+        // match), in declaration order, joined by | (as fastwire's C++ prints flags).
+        func (v {name}) String() string {{ return fw.FlagsName(v, fw{name}Values, fw{name}Names) }}
 
         // Has tells whether every bit of f is set in v.
         func (v {name}) Has(f {name}) bool {{ return v&f == f }}

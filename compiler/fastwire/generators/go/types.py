@@ -5,7 +5,7 @@ and the statement shapes they share."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, Optional, Tuple
 
 from ... import lower, plan
 from ...layouts import SCALAR_WIDTHS
@@ -14,7 +14,6 @@ from .names import Scope
 
 W = lower.WireType
 PAIR_KEYS = ("struct", "bytes")  # keys a Go map cannot take: a sorted []fw.Pair
-CHECKED = ("decimal",)  # the values whose bytes are checked (a decimal's scale)
 BYTE_SCALARS = ("byte", "uint8", "char")  # a final-format vector of these is its bytes
 GO_SCALAR = {"bool": "bool", "byte": "byte", "char": "byte", "wchar": "rune", "float": "float32",
              "double": "float64", **{s: s for s in SCALAR_WIDTHS if "int" in s}}
@@ -34,6 +33,13 @@ def table(value: Optional[Callable] = None, **by_helper: Callable) -> Dict[str, 
     for name, fn in by_helper.items():
         out.update(dict.fromkeys(GROUPS.get(name, (name,)), fn))
     return out
+
+
+def says(*names: str) -> Callable[[str], Callable[..., None]]:
+    """Handlers that print one template: {name} is the handler's argument `name` (after g, w)."""
+    def handler(template: str) -> Callable[..., None]:
+        return lambda g, w, *args: g.p.print(template.format(**dict(zip(names, args))))
+    return handler
 
 
 def vkey(w: W) -> str:
@@ -120,28 +126,18 @@ def compare_fn(g: Scope, w: W) -> str:
     return f"cmp.Compare[{gotype(g, w)}]"
 
 
-def checked(w: W) -> bool:
-    """Reading a value of w may fail: not a value, or a value whose bytes are checked."""
-    return not w.is_value or w.helper in CHECKED
-
-
-def parts(w: W) -> List[W]:
-    """A collection's key (of a map or hash) and element."""
-    return [e for e in (w.key, w.element) if e is not None]
-
-
-def fast_walk(g: Scope, layout: lower.StructLayout, needs: Callable[[W], bool], zero_ok: bool) -> bool:
-    """A struct of depth 1 or 2 walked fast: some field needs a check (needs), and every field
+def fast_walk(g: Scope, layout: lower.StructLayout, zero_ok: bool) -> bool:
+    """A struct of depth 1 or 2 walked fast: some field has checks, and every field
     holds only values, strings, bytes and leaf structs, in optionals and collections (of
     nonzero size unless zero_ok)."""
     def ok(w: W) -> bool:
         if w.ref is not None and w.helper == "struct":
             leaf = g.layout(w.ref)
             return leaf.depth == 1 and all(ok(fl.wire) for fl in leaf.fields)
-        if not zero_ok and w.collection not in (None, "array") and not sum(e.final_min for e in parts(w)):
+        if not zero_ok and w.collection not in (None, "array") and not sum(e.final_min for e in w.parts):
             return False  # a count of zero-size values: bounded by the allowance only
-        return all(ok(e) for e in parts(w))
-    return layout.depth in (1, 2) and any(needs(fl.wire) for fl in layout.fields) and \
+        return all(ok(e) for e in w.parts)
+    return layout.depth in (1, 2) and any(fl.wire.checks for fl in layout.fields) and \
         all(ok(fl.wire) for fl in layout.fields)
 
 

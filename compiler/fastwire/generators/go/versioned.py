@@ -12,10 +12,8 @@ from ... import lower
 from ...layouts import DECIMAL, OPTIONAL
 from .names import Scope, field
 from .types import (
-    CHECKED,
     W,
     allocated,
-    checked,
     entries,
     fast_walk,
     gotype,
@@ -25,7 +23,7 @@ from .types import (
     load,
     orelse,
     pair_map,
-    parts,
+    says,
     sort_read,
     sorted_set,
     store,
@@ -100,7 +98,7 @@ UNUSED = "_, _ = pos, stored"
 
 
 def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
-    p, fast, t, body = g.p, fast_walk(g, layout, vneeds_check, True), layout.type_number, layout.body_size
+    p, fast, t, body = g.p, fast_walk(g, layout, True), layout.type_number, layout.body_size
     fields = [f for step in layout.plan.versioned.steps for f in step.fields]
     verify = f"fwVerifyV{name}Full" if fast else f"FwVerifyV{name}"
     p.print(MARSHAL, N=name)
@@ -120,13 +118,13 @@ def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
             p.print(UNUSED)
         else:
             with p.block(f"if stored >= {body} {{", "}"):
-                plain = [f for f in fields if not checked(f.wire)]
+                plain = [f for f in fields if not f.wire.fallible]
                 if plain:
                     p.print(f"body := d[pos : pos+{body} : pos+{body}]")
                 for f in plain:
                     p.print(f"s.{field(f.name)} = {load(g, f.wire, 'body', str(f.at))}")
                 for f in fields:
-                    if checked(f.wire):
+                    if f.wire.fallible:
                         vget(g, f.wire, f"s.{field(f.name)}", f"pos+{f.at}", "pos")
                 orelse(p)  # an older version's body: the fields it has, the rest defaults
                 p.print(f"*s = New{name}()")
@@ -148,7 +146,7 @@ def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
         p.print(f"// {verify} verifies the {name} body the slot leads to (generated code).")
     with p.block(f"func {verify}(r *fw.VReader, slot, base int) {{", "}\n\n"):
         p.print(f"pos, stored, ok := r.Enter(slot, base, {t})\nif !ok {{\n    return\n}}")
-        checks = [fl for fl in layout.fields if vneeds_check(fl.wire)]
+        checks = [fl for fl in layout.fields if fl.wire.checks]
         if not checks:
             p.print(UNUSED)
         for fl in checks:
@@ -255,7 +253,7 @@ def _put_map(g, w, v, slot, base):
 
 
 VPUT = table(lambda g, w, v, slot, base: g.p.print(store(w, v, "w.Buf", slot)), string=_put_string,
-             bytes=lambda g, w, v, slot, base: g.p.print(f"w.VBytes({slot}, {base}, {v})"),
+             bytes=says("v", "slot", "base")("w.VBytes({slot}, {base}, {v})"),
              struct=_put_struct, optional=_put_optional, array=_put_array, sequence=_put_sequence,
              map=_put_map)
 
@@ -293,7 +291,7 @@ def _get_collection(g, w, dst, slot, base):
             p.print(f"{dst} = fw.Resize({dst}, {n})")
             with p.block(f"for {i} := range {dst} {{", "}"):
                 vget(g, e, f"{dst}[{i}]", f"{q}+{i}*{e.slot}", base)
-                if checked(e):
+                if e.fallible:
                     p.print(BREAK)
         else:
             p.print(f"{dst} = {dst}[:0]" if pair_map(w) else f"{dst} = fw.ClearMap({dst}, {n})")
@@ -307,11 +305,10 @@ def _get_collection(g, w, dst, slot, base):
         sort_read(g, w, dst)
 
 
+get = says("dst", "slot", "base")
 VGET = table(lambda g, w, dst, slot, base: g.p.print(f"{dst} = {load(g, w, 'r.Data', slot)}"),
-             decimal=lambda g, w, dst, slot, base: g.p.print(f"{dst} = fw.VDecimal(r, {slot})"),
-             string=lambda g, w, dst, slot, base: g.p.print(f"r.String({slot}, {base}, &{dst})"),
-             bytes=lambda g, w, dst, slot, base: g.p.print(f"r.Bytes({slot}, {base}, &{dst})"),
-             struct=lambda g, w, dst, slot, base: g.p.print(f"{dst}.FwGetV(r, {slot}, {base})"),
+             decimal=get("{dst} = fw.VDecimal(r, {slot})"), string=get("r.String({slot}, {base}, &{dst})"),
+             bytes=get("r.Bytes({slot}, {base}, &{dst})"), struct=get("{dst}.FwGetV(r, {slot}, {base})"),
              optional=_get_optional, array=_get_array, sequence=_get_collection, map=_get_collection)
 
 
@@ -319,19 +316,13 @@ VGET = table(lambda g, w, dst, slot, base: g.p.print(f"{dst} = {load(g, w, 'r.Da
 # The full walk (every message; the fast walk below takes the usual one first where it can):
 # one runtime call per check, each recording why it fails.
 
-def vneeds_check(w: W) -> bool:
-    if w.is_value:
-        return w.helper in CHECKED
-    return vneeds_check(w.element) if w.element and w.collection == "array" else True
-
-
 def vcheck(g: Scope, w: W, slot: str, base: str) -> None:
     VCHECK[w.helper](g, w, slot, base)
 
 
 def _check_optional(g, w, slot, base):
     call, q = f"r.Optional({slot}, {base}, {w.element.slot})", g.var("p")
-    if not vneeds_check(w.element):
+    if not w.element.checks:
         return g.p.print(call)
     with g.p.block(f"if {q}, set, ok := {call}; set && ok {{", "}"):
         vcheck(g, w.element, q, q)
@@ -345,24 +336,23 @@ def _check_array(g, w, slot, base):
 
 def _check_collection(g, w, slot, base):
     """A vector, list or set (elements), or a map or hash (key, value pairs)."""
-    size = sum(e.slot for e in parts(w))
+    size = sum(e.slot for e in w.parts)
     call = f"r.Block({slot}, {base}, {size})"
-    if not any(vneeds_check(e) for e in parts(w)):
+    if not any(e.checks for e in w.parts):
         return g.p.print(call)
     q, n, i = g.var("p"), g.var("n"), g.var("i")
     with g.p.block(f"if {q}, {n}, ok := {call}; ok {{", "}"), \
             g.p.block(f"for {i} := 0; {i} < {n} && r.OK(); {i}++ {{", "}"):
         at = f"{q}+{i}*{size}"
-        for e in parts(w):
-            if vneeds_check(e):
+        for e in w.parts:
+            if e.checks:
                 vcheck(g, e, at, base)
             at += f"+{e.slot}"
 
 
-VCHECK = table(lambda g, w, slot, base: None,
-               decimal=lambda g, w, slot, base: g.p.print(f"fw.VCheckDecimal(r, {slot})"),
-               string=lambda g, w, slot, base: g.p.print(f"r.Text({slot}, {base})"),
-               bytes=lambda g, w, slot, base: g.p.print(f"r.Text({slot}, {base})"),
+check = says("slot", "base")
+VCHECK = table(lambda g, w, slot, base: None, decimal=check("fw.VCheckDecimal(r, {slot})"),
+               string=check("r.Text({slot}, {base})"), bytes=check("r.Text({slot}, {base})"),
                struct=lambda g, w, slot, base: g.p.print(f"{g.qual(w.ref, 'FwVerifyV{name}')}(r, {slot}, {base})"),
                optional=_check_optional, array=_check_array, sequence=_check_collection, map=_check_collection)
 
@@ -417,13 +407,13 @@ def vfast(g: Scope, w: W, buf: str, idx: str, base: str, at: str) -> None:
 
 def _fast_counted(g, w, buf, idx, base, at):
     """[u32 length][bytes], or [u32 count][count slots of elements or key, value pairs]."""
-    size = sum(e.slot for e in parts(w))
+    size = sum(e.slot for e in w.parts)
     p, q = g.p, vfast_target(g, buf, idx, base, at, 4, "q")
     n = g.var("n")
-    p.print(f"{n} := int(fw.U32(d, {q}))" + (f" * {size}" if parts(w) else ""))
+    p.print(f"{n} := int(fw.U32(d, {q}))" + (f" * {size}" if w.parts else ""))
     guard(p, f"{q}+4+{n} > size", GIVE_UP, f"left -= int64({n})")
     g.vconst[-1] += 4
-    if any(vneeds_check(e) for e in parts(w)):
+    if any(e.checks for e in w.parts):
         # The element slots are read from d where the loop is; their offsets are relative
         # to the collection's base, not to q.
         end, slot = g.var("end"), g.var("at")
@@ -431,7 +421,7 @@ def _fast_counted(g, w, buf, idx, base, at):
         with p.block(f"for {slot} := {q} + 4; {slot}+{size} <= {end}; {slot} += {size} {{", "}"):
             g.vconst.append(0)
             off = 0
-            for e in parts(w):
+            for e in w.parts:
                 vfast(g, e, "d", plus(slot, off), base, plus(slot, off))
                 off += e.slot
             vcharge(g)
@@ -442,7 +432,7 @@ def _fast_optional(g, w, buf, idx, base, at):
     with g.p.block(f"if {buf}[{idx}] != 0 {{", "}"):
         g.vconst.append(e.slot)
         q = vfast_target(g, buf, plus(idx, off), base, plus(at, off), e.slot, "p")
-        if vneeds_check(e):
+        if e.checks:
             o = g.var("o")
             g.p.print(f"{o} := d[{q} : {q}+{e.slot} : {q}+{e.slot}]")
             vfast(g, e, o, "0", q, q)
@@ -451,7 +441,7 @@ def _fast_optional(g, w, buf, idx, base, at):
 
 def _fast_array(g, w, buf, idx, base, at):
     e = w.element
-    if vneeds_check(e):
+    if e.checks:
         i = g.var("i")
         with g.p.block(f"for {i} := 0; {i} < {w.length}*{e.slot}; {i} += {e.slot} {{", "}"):
             g.vconst.append(0)

@@ -22,16 +22,11 @@ type Splice int32
 const SpliceA Splice = 0
 const SpliceB Splice = 1
 
+var fwSpliceValues = []Splice{SpliceA, SpliceB}
+var fwSpliceNames = []string{"a", "b"}
+
 // String is the value's name, or <unknown>.
-func (v Splice) String() string {
-	switch v {
-	case SpliceA:
-		return "a"
-	case SpliceB:
-		return "b"
-	}
-	return "<unknown>"
-}
+func (v Splice) String() string { return fw.EnumName(v, fwSpliceValues, fwSpliceNames) }
 
 // Java: \u000a public static int injected = 1; a closer \u002a\u002f, a malformed \u12,
 // an escaped one \\u000a, and \uuu000d with extra u's.
@@ -40,21 +35,12 @@ type Escapes int32
 const EscapesX Escapes = 1
 const EscapesY Escapes = 2
 
+var fwEscapesValues = []Escapes{EscapesX, EscapesY}
+var fwEscapesNames = []string{"x", "y"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v Escapes) String() string {
-	s := ""
-	if v&EscapesX == EscapesX {
-		s += "|" + "x"
-	}
-	if v&EscapesY == EscapesY {
-		s += "|" + "y"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v Escapes) String() string { return fw.FlagsName(v, fwEscapesValues, fwEscapesNames) }
 
 // Has tells whether every bit of f is set in v.
 func (v Escapes) Has(f Escapes) bool { return v&f == f }

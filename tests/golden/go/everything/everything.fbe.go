@@ -25,20 +25,11 @@ const EnumDefaultOne EnumDefault = 1
 const EnumDefaultTwo EnumDefault = 2
 const EnumDefaultThree EnumDefault = 3
 
+var fwEnumDefaultValues = []EnumDefault{EnumDefaultZero, EnumDefaultOne, EnumDefaultTwo, EnumDefaultThree}
+var fwEnumDefaultNames = []string{"zero", "one", "two", "three"}
+
 // String is the value's name, or <unknown>.
-func (v EnumDefault) String() string {
-	switch v {
-	case EnumDefaultZero:
-		return "zero"
-	case EnumDefaultOne:
-		return "one"
-	case EnumDefaultTwo:
-		return "two"
-	case EnumDefaultThree:
-		return "three"
-	}
-	return "<unknown>"
-}
+func (v EnumDefault) String() string { return fw.EnumName(v, fwEnumDefaultValues, fwEnumDefaultNames) }
 
 // EnumByte is the schema's enum EnumByte.
 type EnumByte byte
@@ -48,20 +39,11 @@ const EnumByteA1 EnumByte = 1
 const EnumByteA2 EnumByte = 254
 const EnumByteA3 EnumByte = 255
 
+var fwEnumByteValues = []EnumByte{EnumByteA0, EnumByteA1, EnumByteA2, EnumByteA3}
+var fwEnumByteNames = []string{"a0", "a1", "a2", "a3"}
+
 // String is the value's name, or <unknown>.
-func (v EnumByte) String() string {
-	switch v {
-	case EnumByteA0:
-		return "a0"
-	case EnumByteA1:
-		return "a1"
-	case EnumByteA2:
-		return "a2"
-	case EnumByteA3:
-		return "a3"
-	}
-	return "<unknown>"
-}
+func (v EnumByte) String() string { return fw.EnumName(v, fwEnumByteValues, fwEnumByteNames) }
 
 // EnumChar is the schema's enum EnumChar.
 type EnumChar byte
@@ -71,20 +53,11 @@ const EnumCharC1 EnumChar = 49
 const EnumCharC2 EnumChar = 50
 const EnumCharCz EnumChar = 122
 
+var fwEnumCharValues = []EnumChar{EnumCharC0, EnumCharC1, EnumCharC2, EnumCharCz}
+var fwEnumCharNames = []string{"c0", "c1", "c2", "cz"}
+
 // String is the value's name, or <unknown>.
-func (v EnumChar) String() string {
-	switch v {
-	case EnumCharC0:
-		return "c0"
-	case EnumCharC1:
-		return "c1"
-	case EnumCharC2:
-		return "c2"
-	case EnumCharCz:
-		return "cz"
-	}
-	return "<unknown>"
-}
+func (v EnumChar) String() string { return fw.EnumName(v, fwEnumCharValues, fwEnumCharNames) }
 
 // EnumWChar is the schema's enum EnumWChar.
 type EnumWChar rune
@@ -93,18 +66,11 @@ const EnumWCharW0 EnumWChar = 65
 const EnumWCharW1 EnumWChar = 128512
 const EnumWCharW2 EnumWChar = 128513
 
+var fwEnumWCharValues = []EnumWChar{EnumWCharW0, EnumWCharW1, EnumWCharW2}
+var fwEnumWCharNames = []string{"w0", "w1", "w2"}
+
 // String is the value's name, or <unknown>.
-func (v EnumWChar) String() string {
-	switch v {
-	case EnumWCharW0:
-		return "w0"
-	case EnumWCharW1:
-		return "w1"
-	case EnumWCharW2:
-		return "w2"
-	}
-	return "<unknown>"
-}
+func (v EnumWChar) String() string { return fw.EnumName(v, fwEnumWCharValues, fwEnumWCharNames) }
 
 // EnumInt8 is the schema's enum EnumInt8.
 type EnumInt8 int8
@@ -113,18 +79,11 @@ const EnumInt8I0 EnumInt8 = -128
 const EnumInt8I1 EnumInt8 = -127
 const EnumInt8I2 EnumInt8 = 127
 
+var fwEnumInt8Values = []EnumInt8{EnumInt8I0, EnumInt8I1, EnumInt8I2}
+var fwEnumInt8Names = []string{"i0", "i1", "i2"}
+
 // String is the value's name, or <unknown>.
-func (v EnumInt8) String() string {
-	switch v {
-	case EnumInt8I0:
-		return "i0"
-	case EnumInt8I1:
-		return "i1"
-	case EnumInt8I2:
-		return "i2"
-	}
-	return "<unknown>"
-}
+func (v EnumInt8) String() string { return fw.EnumName(v, fwEnumInt8Values, fwEnumInt8Names) }
 
 // EnumUInt8 is the schema's enum EnumUInt8.
 type EnumUInt8 uint8
@@ -132,16 +91,11 @@ type EnumUInt8 uint8
 const EnumUInt8U0 EnumUInt8 = 0
 const EnumUInt8U1 EnumUInt8 = 255
 
+var fwEnumUInt8Values = []EnumUInt8{EnumUInt8U0, EnumUInt8U1}
+var fwEnumUInt8Names = []string{"u0", "u1"}
+
 // String is the value's name, or <unknown>.
-func (v EnumUInt8) String() string {
-	switch v {
-	case EnumUInt8U0:
-		return "u0"
-	case EnumUInt8U1:
-		return "u1"
-	}
-	return "<unknown>"
-}
+func (v EnumUInt8) String() string { return fw.EnumName(v, fwEnumUInt8Values, fwEnumUInt8Names) }
 
 // EnumInt16 is the schema's enum EnumInt16.
 type EnumInt16 int16
@@ -149,16 +103,11 @@ type EnumInt16 int16
 const EnumInt16I0 EnumInt16 = -32768
 const EnumInt16I1 EnumInt16 = 32767
 
+var fwEnumInt16Values = []EnumInt16{EnumInt16I0, EnumInt16I1}
+var fwEnumInt16Names = []string{"i0", "i1"}
+
 // String is the value's name, or <unknown>.
-func (v EnumInt16) String() string {
-	switch v {
-	case EnumInt16I0:
-		return "i0"
-	case EnumInt16I1:
-		return "i1"
-	}
-	return "<unknown>"
-}
+func (v EnumInt16) String() string { return fw.EnumName(v, fwEnumInt16Values, fwEnumInt16Names) }
 
 // EnumUInt16 is the schema's enum EnumUInt16.
 type EnumUInt16 uint16
@@ -166,16 +115,11 @@ type EnumUInt16 uint16
 const EnumUInt16U0 EnumUInt16 = 0
 const EnumUInt16U1 EnumUInt16 = 65535
 
+var fwEnumUInt16Values = []EnumUInt16{EnumUInt16U0, EnumUInt16U1}
+var fwEnumUInt16Names = []string{"u0", "u1"}
+
 // String is the value's name, or <unknown>.
-func (v EnumUInt16) String() string {
-	switch v {
-	case EnumUInt16U0:
-		return "u0"
-	case EnumUInt16U1:
-		return "u1"
-	}
-	return "<unknown>"
-}
+func (v EnumUInt16) String() string { return fw.EnumName(v, fwEnumUInt16Values, fwEnumUInt16Names) }
 
 // EnumInt32 is the schema's enum EnumInt32.
 type EnumInt32 int32
@@ -183,16 +127,11 @@ type EnumInt32 int32
 const EnumInt32I0 EnumInt32 = -2147483648
 const EnumInt32I1 EnumInt32 = 2147483647
 
+var fwEnumInt32Values = []EnumInt32{EnumInt32I0, EnumInt32I1}
+var fwEnumInt32Names = []string{"i0", "i1"}
+
 // String is the value's name, or <unknown>.
-func (v EnumInt32) String() string {
-	switch v {
-	case EnumInt32I0:
-		return "i0"
-	case EnumInt32I1:
-		return "i1"
-	}
-	return "<unknown>"
-}
+func (v EnumInt32) String() string { return fw.EnumName(v, fwEnumInt32Values, fwEnumInt32Names) }
 
 // EnumUInt32 is the schema's enum EnumUInt32.
 type EnumUInt32 uint32
@@ -200,16 +139,11 @@ type EnumUInt32 uint32
 const EnumUInt32U0 EnumUInt32 = 0
 const EnumUInt32U1 EnumUInt32 = 4294967295
 
+var fwEnumUInt32Values = []EnumUInt32{EnumUInt32U0, EnumUInt32U1}
+var fwEnumUInt32Names = []string{"u0", "u1"}
+
 // String is the value's name, or <unknown>.
-func (v EnumUInt32) String() string {
-	switch v {
-	case EnumUInt32U0:
-		return "u0"
-	case EnumUInt32U1:
-		return "u1"
-	}
-	return "<unknown>"
-}
+func (v EnumUInt32) String() string { return fw.EnumName(v, fwEnumUInt32Values, fwEnumUInt32Names) }
 
 // EnumInt64 is the schema's enum EnumInt64.
 type EnumInt64 int64
@@ -217,16 +151,11 @@ type EnumInt64 int64
 const EnumInt64I0 EnumInt64 = -9223372036854775808
 const EnumInt64I1 EnumInt64 = 9223372036854775807
 
+var fwEnumInt64Values = []EnumInt64{EnumInt64I0, EnumInt64I1}
+var fwEnumInt64Names = []string{"i0", "i1"}
+
 // String is the value's name, or <unknown>.
-func (v EnumInt64) String() string {
-	switch v {
-	case EnumInt64I0:
-		return "i0"
-	case EnumInt64I1:
-		return "i1"
-	}
-	return "<unknown>"
-}
+func (v EnumInt64) String() string { return fw.EnumName(v, fwEnumInt64Values, fwEnumInt64Names) }
 
 // EnumUInt64 is the schema's enum EnumUInt64.
 type EnumUInt64 uint64
@@ -234,16 +163,11 @@ type EnumUInt64 uint64
 const EnumUInt64U0 EnumUInt64 = 0
 const EnumUInt64U1 EnumUInt64 = 18446744073709551615
 
+var fwEnumUInt64Values = []EnumUInt64{EnumUInt64U0, EnumUInt64U1}
+var fwEnumUInt64Names = []string{"u0", "u1"}
+
 // String is the value's name, or <unknown>.
-func (v EnumUInt64) String() string {
-	switch v {
-	case EnumUInt64U0:
-		return "u0"
-	case EnumUInt64U1:
-		return "u1"
-	}
-	return "<unknown>"
-}
+func (v EnumUInt64) String() string { return fw.EnumName(v, fwEnumUInt64Values, fwEnumUInt64Names) }
 
 // Values referring to other values continue from them, as in C.
 type EnumRefs int16
@@ -255,28 +179,20 @@ const EnumRefsValue10 EnumRefs = 2
 const EnumRefsOld EnumRefs = -5
 const EnumRefsSecret EnumRefs = -4
 
+var fwEnumRefsValues = []EnumRefs{EnumRefsValue1, EnumRefsValue2, EnumRefsValue9, EnumRefsValue10, EnumRefsOld, EnumRefsSecret}
+var fwEnumRefsNames = []string{"value1", "value2", "value9", "value10", "old", "secret"}
+
 // String is the value's name, or <unknown>.
-func (v EnumRefs) String() string {
-	switch v {
-	case EnumRefsValue1:
-		return "value1"
-	case EnumRefsValue2:
-		return "value2"
-	case EnumRefsOld:
-		return "old"
-	case EnumRefsSecret:
-		return "secret"
-	}
-	return "<unknown>"
-}
+func (v EnumRefs) String() string { return fw.EnumName(v, fwEnumRefsValues, fwEnumRefsNames) }
 
 // EnumEmpty is the schema's enum EnumEmpty.
 type EnumEmpty int32
 
+var fwEnumEmptyValues = []EnumEmpty{}
+var fwEnumEmptyNames = []string{}
+
 // String is the value's name, or <unknown>.
-func (v EnumEmpty) String() string {
-	return "<unknown>"
-}
+func (v EnumEmpty) String() string { return fw.EnumName(v, fwEnumEmptyValues, fwEnumEmptyNames) }
 
 // Flags of every allowed underlying type, with '|' expressions.
 type FlagsByte byte
@@ -286,24 +202,12 @@ const FlagsByteF1 FlagsByte = 1
 const FlagsByteF2 FlagsByte = 2
 const FlagsByteBoth FlagsByte = 3
 
+var fwFlagsByteValues = []FlagsByte{FlagsByteNone, FlagsByteF1, FlagsByteF2, FlagsByteBoth}
+var fwFlagsByteNames = []string{"none", "f1", "f2", "both"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsByte) String() string {
-	s := ""
-	if v&FlagsByteF1 == FlagsByteF1 {
-		s += "|" + "f1"
-	}
-	if v&FlagsByteF2 == FlagsByteF2 {
-		s += "|" + "f2"
-	}
-	if v&FlagsByteBoth == FlagsByteBoth {
-		s += "|" + "both"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsByte) String() string { return fw.FlagsName(v, fwFlagsByteValues, fwFlagsByteNames) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsByte) Has(f FlagsByte) bool { return v&f == f }
@@ -314,21 +218,12 @@ type FlagsInt8 int8
 const FlagsInt8F1 FlagsInt8 = 1
 const FlagsInt8F2 FlagsInt8 = 2
 
+var fwFlagsInt8Values = []FlagsInt8{FlagsInt8F1, FlagsInt8F2}
+var fwFlagsInt8Names = []string{"f1", "f2"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsInt8) String() string {
-	s := ""
-	if v&FlagsInt8F1 == FlagsInt8F1 {
-		s += "|" + "f1"
-	}
-	if v&FlagsInt8F2 == FlagsInt8F2 {
-		s += "|" + "f2"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsInt8) String() string { return fw.FlagsName(v, fwFlagsInt8Values, fwFlagsInt8Names) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsInt8) Has(f FlagsInt8) bool { return v&f == f }
@@ -339,21 +234,12 @@ type FlagsUInt8 uint8
 const FlagsUInt8F1 FlagsUInt8 = 1
 const FlagsUInt8F2 FlagsUInt8 = 128
 
+var fwFlagsUInt8Values = []FlagsUInt8{FlagsUInt8F1, FlagsUInt8F2}
+var fwFlagsUInt8Names = []string{"f1", "f2"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsUInt8) String() string {
-	s := ""
-	if v&FlagsUInt8F1 == FlagsUInt8F1 {
-		s += "|" + "f1"
-	}
-	if v&FlagsUInt8F2 == FlagsUInt8F2 {
-		s += "|" + "f2"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsUInt8) String() string { return fw.FlagsName(v, fwFlagsUInt8Values, fwFlagsUInt8Names) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsUInt8) Has(f FlagsUInt8) bool { return v&f == f }
@@ -363,18 +249,12 @@ type FlagsInt16 int16
 
 const FlagsInt16F1 FlagsInt16 = 1
 
+var fwFlagsInt16Values = []FlagsInt16{FlagsInt16F1}
+var fwFlagsInt16Names = []string{"f1"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsInt16) String() string {
-	s := ""
-	if v&FlagsInt16F1 == FlagsInt16F1 {
-		s += "|" + "f1"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsInt16) String() string { return fw.FlagsName(v, fwFlagsInt16Values, fwFlagsInt16Names) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsInt16) Has(f FlagsInt16) bool { return v&f == f }
@@ -385,21 +265,12 @@ type FlagsUInt16 uint16
 const FlagsUInt16F1 FlagsUInt16 = 1
 const FlagsUInt16Top FlagsUInt16 = 32768
 
+var fwFlagsUInt16Values = []FlagsUInt16{FlagsUInt16F1, FlagsUInt16Top}
+var fwFlagsUInt16Names = []string{"f1", "top"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsUInt16) String() string {
-	s := ""
-	if v&FlagsUInt16F1 == FlagsUInt16F1 {
-		s += "|" + "f1"
-	}
-	if v&FlagsUInt16Top == FlagsUInt16Top {
-		s += "|" + "top"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsUInt16) String() string { return fw.FlagsName(v, fwFlagsUInt16Values, fwFlagsUInt16Names) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsUInt16) Has(f FlagsUInt16) bool { return v&f == f }
@@ -409,18 +280,12 @@ type FlagsInt32 int32
 
 const FlagsInt32F1 FlagsInt32 = 1
 
+var fwFlagsInt32Values = []FlagsInt32{FlagsInt32F1}
+var fwFlagsInt32Names = []string{"f1"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsInt32) String() string {
-	s := ""
-	if v&FlagsInt32F1 == FlagsInt32F1 {
-		s += "|" + "f1"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsInt32) String() string { return fw.FlagsName(v, fwFlagsInt32Values, fwFlagsInt32Names) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsInt32) Has(f FlagsInt32) bool { return v&f == f }
@@ -431,21 +296,12 @@ type FlagsUInt32 uint32
 const FlagsUInt32F1 FlagsUInt32 = 1
 const FlagsUInt32Top FlagsUInt32 = 2147483648
 
+var fwFlagsUInt32Values = []FlagsUInt32{FlagsUInt32F1, FlagsUInt32Top}
+var fwFlagsUInt32Names = []string{"f1", "top"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsUInt32) String() string {
-	s := ""
-	if v&FlagsUInt32F1 == FlagsUInt32F1 {
-		s += "|" + "f1"
-	}
-	if v&FlagsUInt32Top == FlagsUInt32Top {
-		s += "|" + "top"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsUInt32) String() string { return fw.FlagsName(v, fwFlagsUInt32Values, fwFlagsUInt32Names) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsUInt32) Has(f FlagsUInt32) bool { return v&f == f }
@@ -455,18 +311,12 @@ type FlagsInt64 int64
 
 const FlagsInt64F1 FlagsInt64 = 1
 
+var fwFlagsInt64Values = []FlagsInt64{FlagsInt64F1}
+var fwFlagsInt64Names = []string{"f1"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsInt64) String() string {
-	s := ""
-	if v&FlagsInt64F1 == FlagsInt64F1 {
-		s += "|" + "f1"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsInt64) String() string { return fw.FlagsName(v, fwFlagsInt64Values, fwFlagsInt64Names) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsInt64) Has(f FlagsInt64) bool { return v&f == f }
@@ -478,24 +328,12 @@ const FlagsUInt64F1 FlagsUInt64 = 1
 const FlagsUInt64Top FlagsUInt64 = 9223372036854775808
 const FlagsUInt64All FlagsUInt64 = 9223372036854775809
 
+var fwFlagsUInt64Values = []FlagsUInt64{FlagsUInt64F1, FlagsUInt64Top, FlagsUInt64All}
+var fwFlagsUInt64Names = []string{"f1", "top", "all"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsUInt64) String() string {
-	s := ""
-	if v&FlagsUInt64F1 == FlagsUInt64F1 {
-		s += "|" + "f1"
-	}
-	if v&FlagsUInt64Top == FlagsUInt64Top {
-		s += "|" + "top"
-	}
-	if v&FlagsUInt64All == FlagsUInt64All {
-		s += "|" + "all"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsUInt64) String() string { return fw.FlagsName(v, fwFlagsUInt64Values, fwFlagsUInt64Names) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsUInt64) Has(f FlagsUInt64) bool { return v&f == f }
@@ -509,30 +347,12 @@ const FlagsC Flags = 4
 const FlagsAb Flags = 3
 const FlagsAbc Flags = 7
 
+var fwFlagsValues = []Flags{FlagsA, FlagsB, FlagsC, FlagsAb, FlagsAbc}
+var fwFlagsNames = []string{"a", "b", "c", "ab", "abc"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v Flags) String() string {
-	s := ""
-	if v&FlagsA == FlagsA {
-		s += "|" + "a"
-	}
-	if v&FlagsB == FlagsB {
-		s += "|" + "b"
-	}
-	if v&FlagsC == FlagsC {
-		s += "|" + "c"
-	}
-	if v&FlagsAb == FlagsAb {
-		s += "|" + "ab"
-	}
-	if v&FlagsAbc == FlagsAbc {
-		s += "|" + "abc"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v Flags) String() string { return fw.FlagsName(v, fwFlagsValues, fwFlagsNames) }
 
 // Has tells whether every bit of f is set in v.
 func (v Flags) Has(f Flags) bool { return v&f == f }
@@ -540,15 +360,12 @@ func (v Flags) Has(f Flags) bool { return v&f == f }
 // FlagsEmpty is the schema's flags FlagsEmpty.
 type FlagsEmpty int32
 
+var fwFlagsEmptyValues = []FlagsEmpty{}
+var fwFlagsEmptyNames = []string{}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v FlagsEmpty) String() string {
-	s := ""
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v FlagsEmpty) String() string { return fw.FlagsName(v, fwFlagsEmptyValues, fwFlagsEmptyNames) }
 
 // Has tells whether every bit of f is set in v.
 func (v FlagsEmpty) Has(f FlagsEmpty) bool { return v&f == f }

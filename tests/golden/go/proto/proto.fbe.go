@@ -19,16 +19,11 @@ type OrderSide byte
 const OrderSideBuy OrderSide = 0
 const OrderSideSell OrderSide = 1
 
+var fwOrderSideValues = []OrderSide{OrderSideBuy, OrderSideSell}
+var fwOrderSideNames = []string{"buy", "sell"}
+
 // String is the value's name, or <unknown>.
-func (v OrderSide) String() string {
-	switch v {
-	case OrderSideBuy:
-		return "buy"
-	case OrderSideSell:
-		return "sell"
-	}
-	return "<unknown>"
-}
+func (v OrderSide) String() string { return fw.EnumName(v, fwOrderSideValues, fwOrderSideNames) }
 
 // Order type declaration
 type OrderType byte
@@ -37,18 +32,11 @@ const OrderTypeMarket OrderType = 0
 const OrderTypeLimit OrderType = 1
 const OrderTypeStop OrderType = 2
 
+var fwOrderTypeValues = []OrderType{OrderTypeMarket, OrderTypeLimit, OrderTypeStop}
+var fwOrderTypeNames = []string{"market", "limit", "stop"}
+
 // String is the value's name, or <unknown>.
-func (v OrderType) String() string {
-	switch v {
-	case OrderTypeMarket:
-		return "market"
-	case OrderTypeLimit:
-		return "limit"
-	case OrderTypeStop:
-		return "stop"
-	}
-	return "<unknown>"
-}
+func (v OrderType) String() string { return fw.EnumName(v, fwOrderTypeValues, fwOrderTypeNames) }
 
 // Account state declaration
 type State byte
@@ -61,33 +49,12 @@ const StateBroken State = 8
 const StateGood State = 6
 const StateBad State = 9
 
+var fwStateValues = []State{StateUnknown, StateInvalid, StateInitialized, StateCalculated, StateBroken, StateGood, StateBad}
+var fwStateNames = []string{"unknown", "invalid", "initialized", "calculated", "broken", "good", "bad"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v State) String() string {
-	s := ""
-	if v&StateInvalid == StateInvalid {
-		s += "|" + "invalid"
-	}
-	if v&StateInitialized == StateInitialized {
-		s += "|" + "initialized"
-	}
-	if v&StateCalculated == StateCalculated {
-		s += "|" + "calculated"
-	}
-	if v&StateBroken == StateBroken {
-		s += "|" + "broken"
-	}
-	if v&StateGood == StateGood {
-		s += "|" + "good"
-	}
-	if v&StateBad == StateBad {
-		s += "|" + "bad"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v State) String() string { return fw.FlagsName(v, fwStateValues, fwStateNames) }
 
 // Has tells whether every bit of f is set in v.
 func (v State) Has(f State) bool { return v&f == f }

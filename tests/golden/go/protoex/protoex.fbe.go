@@ -22,18 +22,11 @@ const OrderSideBuy OrderSide = 0
 const OrderSideSell OrderSide = 1
 const OrderSideTell OrderSide = 2
 
+var fwOrderSideValues = []OrderSide{OrderSideBuy, OrderSideSell, OrderSideTell}
+var fwOrderSideNames = []string{"buy", "sell", "tell"}
+
 // String is the value's name, or <unknown>.
-func (v OrderSide) String() string {
-	switch v {
-	case OrderSideBuy:
-		return "buy"
-	case OrderSideSell:
-		return "sell"
-	case OrderSideTell:
-		return "tell"
-	}
-	return "<unknown>"
-}
+func (v OrderSide) String() string { return fw.EnumName(v, fwOrderSideValues, fwOrderSideNames) }
 
 // Order type, with a new value
 type OrderType byte
@@ -43,20 +36,11 @@ const OrderTypeLimit OrderType = 1
 const OrderTypeStop OrderType = 2
 const OrderTypeStoplimit OrderType = 3
 
+var fwOrderTypeValues = []OrderType{OrderTypeMarket, OrderTypeLimit, OrderTypeStop, OrderTypeStoplimit}
+var fwOrderTypeNames = []string{"market", "limit", "stop", "stoplimit"}
+
 // String is the value's name, or <unknown>.
-func (v OrderType) String() string {
-	switch v {
-	case OrderTypeMarket:
-		return "market"
-	case OrderTypeLimit:
-		return "limit"
-	case OrderTypeStop:
-		return "stop"
-	case OrderTypeStoplimit:
-		return "stoplimit"
-	}
-	return "<unknown>"
-}
+func (v OrderType) String() string { return fw.EnumName(v, fwOrderTypeValues, fwOrderTypeNames) }
 
 // Account state, with new flags
 type State byte
@@ -71,39 +55,12 @@ const StateSad State = 32
 const StateGood State = 22
 const StateBad State = 41
 
+var fwStateValues = []State{StateUnknown, StateInvalid, StateInitialized, StateCalculated, StateBroken, StateHappy, StateSad, StateGood, StateBad}
+var fwStateNames = []string{"unknown", "invalid", "initialized", "calculated", "broken", "happy", "sad", "good", "bad"}
+
 // String is every named value whose bits are all set in v (zero values never
 // match), in declaration order, joined by | (as fastwire's C++ prints flags).
-func (v State) String() string {
-	s := ""
-	if v&StateInvalid == StateInvalid {
-		s += "|" + "invalid"
-	}
-	if v&StateInitialized == StateInitialized {
-		s += "|" + "initialized"
-	}
-	if v&StateCalculated == StateCalculated {
-		s += "|" + "calculated"
-	}
-	if v&StateBroken == StateBroken {
-		s += "|" + "broken"
-	}
-	if v&StateHappy == StateHappy {
-		s += "|" + "happy"
-	}
-	if v&StateSad == StateSad {
-		s += "|" + "sad"
-	}
-	if v&StateGood == StateGood {
-		s += "|" + "good"
-	}
-	if v&StateBad == StateBad {
-		s += "|" + "bad"
-	}
-	if s != "" {
-		s = s[1:]
-	}
-	return s
-}
+func (v State) String() string { return fw.FlagsName(v, fwStateValues, fwStateNames) }
 
 // Has tells whether every bit of f is set in v.
 func (v State) Has(f State) bool { return v&f == f }
