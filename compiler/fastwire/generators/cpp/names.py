@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Callable, Dict, Iterator, List, Optional, Set
+from typing import Callable, Dict, Iterator, List, Optional, Set, cast
 
 from ... import __version__, ir, lower
 from ..common import docs, literals, naming
@@ -62,10 +62,8 @@ def header(options: Options, package: ir.Package, suffix: str, about: str, *incl
 
 
 PRIMITIVES = {
-    "bool": "bool", "byte": "std::uint8_t", "char": "char", "wchar": "wchar_t",
-    "int8": "std::int8_t", "uint8": "std::uint8_t", "int16": "std::int16_t",
-    "uint16": "std::uint16_t", "int32": "std::int32_t", "uint32": "std::uint32_t",
-    "int64": "std::int64_t", "uint64": "std::uint64_t", "float": "float", "double": "double",
+    "bool": "bool", "byte": "std::uint8_t", "char": "char", "wchar": "wchar_t", "float": "float", "double": "double",
+    **{f"{name}{bits}": f"std::{name}{bits}_t" for name in ("int", "uint") for bits in (8, 16, 32, 64)},
     "decimal": "fastwire::decimal", "string": "std::string", "bytes": "fastwire::bytes",
     "timestamp": "std::uint64_t", "uuid": "fastwire::uuid",
 }
@@ -133,6 +131,12 @@ class Types:
         assert ref.package is not None  # a named type (a primitive has none)
         return f"::{ident(ref.package)}::{ident(ref.name)}"
 
+    def base_refs(self, s: ir.StructType) -> Iterator[ir.TypeRef]:
+        """The refs of `s`'s base, its base's base and so on."""
+        while s.base is not None:
+            yield s.base
+            s = cast(ir.StructType, self.schema.lookup(s.base))
+
     def plain_type(self, ref: ir.TypeRef, package: str, pmr: bool = False) -> str:
         if ref.kind == "primitive":
             return "std::pmr::string" if pmr and ref.name == "string" else PRIMITIVES[ref.name]
@@ -160,14 +164,13 @@ class Types:
         return self.struct_allocates(self.schema.lookup(ref))
 
     def struct_allocates(self, s: Optional[ir.NamedType]) -> bool:
-        """Whether struct `s` (or its base) holds a string, a collection or such a struct."""
+        """Whether struct `s` holds (or its base does) a string, a collection or such a struct."""
         if not isinstance(s, ir.StructType):
             return False
         key = s.qualified_name
         if key not in self._allocates:
             self._allocates[key] = False  # a struct reaches itself only through collections
-            base = self.schema.lookup(s.base) if s.base is not None else None
-            self._allocates[key] = self.struct_allocates(base) or any(self.allocates(f.type) for f in s.fields)
+            self._allocates[key] = any(self.allocates(f.type) for f in s.all_fields)
         return self._allocates[key]
 
     def view_field_type(self, t: ir.FieldType, package: str) -> str:

@@ -2,7 +2,8 @@
 comparisons, printing, std::hash of key structs, and each struct's fastwire::struct_schema,
 from which the runtime derives serialize, deserialize and verify at compile time
 (docs/cpp/generated-code.md). The models header `p_models.h`: the views over versioned
-bytes and the compile-time checks that the runtime's layout of each struct is the model's."""
+bytes and the compile-time checks that the runtime's layout of each struct is the model's.
+With --json `p_json.h`: the runtime's generic JSON over the struct_schemas."""
 
 from __future__ import annotations
 
@@ -60,6 +61,16 @@ _CHECK = """
 static_assert($check$,
               "$where$: $what$ from the schema compiler's");
 """
+
+_JSON_ABOUT = """\
+// JSON for the {name} package's types:
+//
+//   std::string text = fastwire::json::to_json(value);        // compact; (value, true): pretty
+//   fastwire::json::reader reader;                            // reuse it
+//   fastwire::json::result r = reader.read(text, value);      // r.message() on error
+//
+// The mapping is generic (cpp/include/fastwire/json.h): it follows each struct's
+// fastwire::struct_schema, so nothing per type is needed here."""
 
 
 class Structs(Types):
@@ -153,14 +164,8 @@ class Structs(Types):
         name = ident(s.name)
         self.doc(p, s.doc)
         base = f" : public {self.qualified(s.base, ns)}" if s.base else ""
-        self.injected = set()
-        b = s.base
-        while b is not None:  # another package's base is not the local name
-            if b.package != ns:
-                self.injected.add(b.name)
-            held = self.schema.lookup(b)
-            assert isinstance(held, ir.StructType)
-            b = held.base
+        # Another package's base is not the local name.
+        self.injected = {b.name for b in self.base_refs(s) if b.package != ns}
         p.print("// $kind$ $name$, type $n$", kind=s.kind, name=s.name, n=s.type_number)
         with p.block("struct $dep$$name$$base$ {", "};", dep="[[deprecated]] " if s.deprecated else "",
                      name=name, base=base):
@@ -296,6 +301,12 @@ class Structs(Types):
             for f in s.key_fields:
                 p.value(f"fastwire::hash_combine(h, v.{ident(f.name)});")
             p.print("return h;")
+
+    def json_header(self, package: ir.Package) -> str:
+        """Only the runtime's generic JSON: it follows each struct's struct_schema."""
+        return header(self.options, package, "_json.h", _JSON_ABOUT.format(name=package.name),
+                      ["<fastwire/json.h>", "<fastwire/json_reader.h>"],
+                      [f'"{package.name}.h"', *(f'"{imp}_json.h"' for imp in package.imports)]).text()
 
     def models_header(self, package: ir.Package) -> str:
         final = self.options.final
