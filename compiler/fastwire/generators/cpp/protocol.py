@@ -47,8 +47,7 @@ def _traits(gen: Structs, p: Printer, package: ir.Package, sends: list) -> None:
 def protocol_header(gen: Structs, package: ir.Package, final: bool) -> str:
     ns = ident(package.name)
     layout = gen.model.package(package.name)
-    by_name = {s.qualified_name: s for s in package.structs}
-    sends = [by_name[n] for n in layout.sends]
+    sends = gen.model.structs_named(layout.sends)
     fmt = "final" if final else "versioned"
     includes = [[f'"{package.name}_protocol.h"']] if final else \
         [["<fastwire/protocol.h>"], [f'"{package.name}_models.h"']]
@@ -64,8 +63,8 @@ def protocol_header(gen: Structs, package: ir.Package, final: bool) -> str:
         p.print("// What this package sends and receives: its $what$, by type number.", what=what)
         for s in sends:
             p.print("//   $n$  $name$", n=s.type_number, name=s.name)
-        for n in layout.unsendable:
-            p.print("//   (left out: $name$, its number $n$ is taken)", name=by_name[n].name, n=by_name[n].type_number)
+        for s in gen.model.structs_named(layout.unsendable):
+            p.print("//   (left out: $name$, its number $n$ is taken)", name=s.name, n=s.type_number)
         p.print("using Messages = fastwire::protocol::type_list<$names$>;",
                 names=", ".join(ident(s.name) for s in sends))
     for role in ("Sender", "Receiver", "Proxy", "Client"):

@@ -73,13 +73,17 @@ _JSON_ABOUT = """\
 // fastwire::struct_schema, so nothing per type is needed here."""
 
 
+def returns(p: Printer, head: str, body: str, one_line: bool) -> None:
+    """A function `head` that returns `body`: on one line, or a block."""
+    if one_line:
+        p.value(f"{head} {{ return {body}; }}")
+        return
+    with p.block("$head$ {", "}", head=head):
+        p.print("return $body$;", body=body)
+
+
 class Structs(Types):
     """The domain and models headers."""
-
-    def sorted_structs(self, package: ir.Package) -> List[ir.StructType]:
-        """The package's structs in the model's emission order (after what they refer to)."""
-        by_name = {s.qualified_name: s for s in package.structs}
-        return [by_name[n] for n in self.model.package(package.name).emission_order]
 
     def domain_header(self, package: ir.Package) -> str:
         ns = ident(package.name)
@@ -90,7 +94,7 @@ class Structs(Types):
         # [[deprecated]] is for users: the generated code names those members unwarned.
         p.print('#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
         enums = [t for t in package.types if isinstance(t, ir.EnumType)]
-        structs = self.sorted_structs(package)
+        structs = self.model.structs_named(self.model.package(package.name).emission_order)
         keyed = [s for s in structs if s.key_fields]
 
         def section(name: str, items: List[Any], part: Callable[[Any], None], spaced: bool = True) -> None:
@@ -263,11 +267,7 @@ class Structs(Types):
     def operator(p: Printer, op: str, name: str, body: str, unused: str = "") -> None:
         """`friend bool operator<op>(a, b)`, on one line when it fits in 112 characters."""
         head = f"friend bool operator{op}({unused}const {name}& a, {unused}const {name}& b)"
-        if "\n" not in body and len(head) + len(body) + 16 <= 112:
-            p.value(f"{head} {{ return {body}; }}")
-            return
-        with p.block("$head$ {", "}", head=head):
-            p.print("return $body$;", body=body)
+        returns(p, head, body, "\n" not in body and len(head) + len(body) + 16 <= 112)
 
     def printer(self, p: Printer, s: ir.StructType, ns: str) -> None:
         unused = "" if s.fields or s.base else "[[maybe_unused]] "
@@ -275,9 +275,8 @@ class Structs(Types):
         if s.base is not None:
             parts[0] += f".base(static_cast<const {self.qualified(s.base, ns)}&>(v))"
         parts += [f'.hidden("{f.name}")' if f.hidden else f'.field("{f.name}", v.{ident(f.name)})' for f in s.fields]
-        with p.block("friend std::ostream& operator<<(std::ostream& os, $u$const $n$& v) {", "}",
-                     n=ident(s.name), u=unused):
-            p.print("return $chain$;", chain="\n    ".join(parts + [".end()"]))
+        returns(p, f"friend std::ostream& operator<<(std::ostream& os, {unused}const {ident(s.name)}& v)",
+                "\n    ".join(parts + [".end()"]), False)
 
     def struct_schema(self, p: Printer, s: ir.StructType, package: ir.Package) -> None:
         full = f"::{ident(package.name)}::{ident(s.name)}"
@@ -315,7 +314,7 @@ class Structs(Types):
                    ["<fastwire/model.h>", *(["<fastwire/final_model.h>"] if final else [])],
                    [f'"{package.name}.h"', *(f'"{imp}_models.h"' for imp in package.imports)])
         p.blank()
-        structs = self.sorted_structs(package)
+        structs = self.model.structs_named(self.model.package(package.name).emission_order)
         with namespace(p, ident(package.name)):
             for s in structs:
                 p.print("using $n$Model = fastwire::model<$n$>;", n=ident(s.name))
@@ -361,11 +360,8 @@ class Structs(Types):
             p.print("// f(every field's view), in wire order: for generic code.")
             p.print("template <class F>")
             calls = join([f"{ident(f.name)}()" for f in s.all_fields], ", ", 64)
-            if "\n" in calls:
-                with p.block("auto fields_(F&& f) const {", "}"):
-                    p.print("return f($calls$);", calls=calls)
-            else:
-                p.print("auto fields_(F&& f) const { return f($calls$); }", calls=calls)
+            # (a call broken over lines: each argument under the first)
+            returns(p, "auto fields_(F&& f) const", "f({})".format(calls.replace("\n", "\n  ")), "\n" not in calls)
         with p.block("struct $n$MutableView : $n$View {", "};", n=name):
             p.print("// Over bytes the caller owns and may write (e.g. an element of a view of them).")
             p.print("explicit $n$MutableView(const $n$View& v) noexcept : $n$View(v) {}", n=name)

@@ -126,19 +126,14 @@ class Types:
         self.model = model
         self.options = options
         self.p = Printer(indent=4)  # rustfmt's indentation, whatever --indent says
-        self.structs = {s.qualified_name: s for s in pkg.structs}
 
     def emit(self, *lines: str) -> None:
         """Lines of Rust with their indentation, appended as they are (there are millions)."""
         self.p.lines.extend(lines)
 
-    def ordered_structs(self) -> List[ir.StructType]:
-        return [self.structs[n] for n in self.model.package(self.pkg.name).emission_order]
-
-    def doc(self, text: Optional[str], prefix: str = "") -> None:
-        if text:
-            for line in docs.comment_lines("rust", text):
-                self.emit(f"{prefix}/// {line}".rstrip())
+    def doc(self, text: Optional[str], prefix: str = "", marker: str = "///") -> None:
+        for line in docs.comment_lines("rust", text):
+            self.emit(f"{prefix}{marker} {line}".rstrip())
 
     def ref_type(self, ref: ir.TypeRef, key: bool = False) -> str:
         if ref.kind == "primitive":
