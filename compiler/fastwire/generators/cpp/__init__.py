@@ -5,9 +5,10 @@ the preamble: names.py."""
 
 from __future__ import annotations
 
-from typing import Dict
+from typing import Callable, Dict
 
-from ... import lower
+from ... import ir, lower
+from ..common import naming
 from ..options import Options
 from .protocol import protocol_header
 from .structs import Structs
@@ -15,14 +16,13 @@ from .structs import Structs
 
 def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
     gen = Structs(model, options)
-    out: Dict[str, str] = {}
-    for package in model.schema.packages:
-        out[f"{package.name}.h"] = gen.domain_header(package)
-        out[f"{package.name}_models.h"] = gen.models_header(package)
-        if options.json:
-            out[f"{package.name}_json.h"] = gen.json_header(package)
-        if options.proto:
-            out[f"{package.name}_protocol.h"] = protocol_header(gen, package, final=False)
-            if options.final:
-                out[f"{package.name}_final_protocol.h"] = protocol_header(gen, package, final=True)
-    return out
+    # Each file's role (its name: common/naming.py) and what renders it for a package.
+    roles: Dict[str, Callable[[ir.Package], str]] = {"domain": gen.domain_header, "models": gen.models_header}
+    if options.json:
+        roles["json"] = gen.json_header
+    if options.proto:
+        roles["protocol"] = lambda package: protocol_header(gen, package, final=False)
+        if options.final:
+            roles["final_protocol"] = lambda package: protocol_header(gen, package, final=True)
+    return {naming.file_name("cpp", package.name, role): render(package)
+            for package in model.schema.packages for role, render in roles.items()}

@@ -45,14 +45,15 @@ def namespace(p: Printer, name: str) -> Iterator[None]:
     p.print("}  // namespace $ns$", ns=name)
 
 
-def header(options: Options, package: ir.Package, suffix: str, about: str, *includes: List[str]) -> Printer:
-    """The start of header `<package><suffix>`: who wrote it from what, `about`, the check of
-    the runtime's major.minor version (version.h), then each group of `includes`."""
+def header(options: Options, package: ir.Package, role: str, about: str, *includes: List[str]) -> Printer:
+    """The start of the package's header of `role` (naming.FILES): who wrote it from what,
+    `about`, the check of the runtime's major.minor version (version.h), then each group of
+    `includes`."""
     p = Printer(options.indent, options.tabs)
     major, minor, patch = __version__.split(".")[:3]
     p.print(_PREAMBLE, version=__version__, about=about, major=major, minor=minor, patch=patch,
             path=docs.comment_text("cpp", package.path.replace("\\", "/").rsplit("/", 1)[-1]),
-            file=package.name + suffix, runtime=f"{major}.{minor}",
+            file=naming.file_name("cpp", package.name, role), runtime=f"{major}.{minor}",
             advice="regenerate it, or build with the runtime it was generated for")
     for group in includes:
         p.blank()
@@ -78,14 +79,17 @@ VIEWS = {**{k: "fastwire::versioned::sequence_view<{v}, P>" for k in CONTAINERS}
 # What a view's accessor returns for a plain value that is not its own type.
 VIEW_VALUES = {"string": "std::string_view", "bytes": "fastwire::versioned::byte_view"}
 
-# Integer literals' suffixes, and the least values that have no literal of their own.
-_SUFFIXES = {"uint64": "ull", "timestamp": "ull", "int64": "ll", "uint32": "u", "wchar": "u"}
+# Integer literals' suffixes, the least values that have no literal of their own, and the
+# types whose integers are cast.
+_SUFFIXES = {"uint64": "ull", "timestamp": "ull", "int64": "ll", "uint32": "u"}
 _LEAST = {("int64", -2 ** 63): "(-9223372036854775807LL - 1)", ("int32", -2 ** 31): "(-2147483647 - 1)"}
-_CASTS = {"char": "char", "wchar": "wchar_t"}
+CHARS = ("char", "wchar")
 _COMPUTED = {"utc": "fastwire::utc()", "uuid1": "fastwire::uuid::v1()", "uuid4": "fastwire::uuid::v4()"}
 
 
 def int_literal(value: int, prim: Optional[str]) -> str:
+    if prim in CHARS:
+        return f"static_cast<{PRIMITIVES[prim]}>({value})"
     return _LEAST.get((prim or "", value)) or f"{value}{_SUFFIXES.get(prim or '', '')}"
 
 
@@ -200,7 +204,7 @@ class Types:
             return " | ".join(f"{self.qualified(t.value, package)}::{ident(n)}" for n in lit.names)
         if lit.kind == "integer":
             assert isinstance(lit.value, int)
-            return f"static_cast<{_CASTS[prim]}>({lit.value})" if prim in _CASTS else int_literal(lit.value, prim)
+            return int_literal(lit.value, prim)
         if lit.kind == "uuid" and lit.raw == bytes(16):
             return None
         return _LITERALS[lit.kind](lit, prim)

@@ -28,8 +28,8 @@ public:
 def _traits(gen: Structs, p: Printer, package: ir.Package, sends: list) -> None:
     """message_traits of the sent structs with a uuid [id]: the id member and, for a
     request, its response and rejects."""
-    ided = [(s, f) for s in sends if (f := s.id_field) is not None and f.type.container is None
-            and not f.type.optional and (f.type.value.kind, f.type.value.name) == ("primitive", "uuid")]
+    ided = [(s, f) for s in sends if (f := s.id_field) is not None
+            and gen.model.struct(s.qualified_name).field(f.name).wire.helper == "uuid"]
     if not ided:
         return
     p.blank()
@@ -51,7 +51,7 @@ def protocol_header(gen: Structs, package: ir.Package, final: bool) -> str:
     fmt = "final" if final else "versioned"
     includes = [[f'"{package.name}_protocol.h"']] if final else \
         [["<fastwire/protocol.h>"], [f'"{package.name}_models.h"']]
-    p = header(gen.options, package, f"{'_final' if final else ''}_protocol.h",
+    p = header(gen.options, package, f"{'final_' if final else ''}protocol",
                f"// The {package.name} package's Sender/Receiver protocol, {fmt} format.", *includes)
     if not final:
         _traits(gen, p, package, sends)

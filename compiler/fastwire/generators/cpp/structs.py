@@ -7,12 +7,12 @@ With --json `p_json.h`: the runtime's generic JSON over the struct_schemas."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Union
 
 from ... import ir, lower
 from ..common import docs
 from ..printer import Printer
-from .names import CONTAINERS, PRIMITIVES, Types, header, ident, int_literal, join, namespace
+from .names import CHARS, CONTAINERS, PRIMITIVES, Types, header, ident, int_literal, join, namespace
 
 _ORDER = """
 friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
@@ -73,6 +73,10 @@ _JSON_ABOUT = """\
 // fastwire::struct_schema, so nothing per type is needed here."""
 
 
+def deprecated(item: Union[ir.EnumType, ir.StructType, ir.Field]) -> str:
+    return "[[deprecated]] " if item.deprecated else ""
+
+
 def returns(p: Printer, head: str, body: str, one_line: bool) -> None:
     """A function `head` that returns `body`: on one line, or a block."""
     if one_line:
@@ -87,7 +91,7 @@ class Structs(Types):
 
     def domain_header(self, package: ir.Package) -> str:
         ns = ident(package.name)
-        p = header(self.options, package, ".h", f"// The {package.name} package's types.",
+        p = header(self.options, package, "domain", f"// The {package.name} package's types.",
                    ["<fastwire/types.h>", *(["<fastwire/pmr.h>"] if self.pmr else []),
                     *(f'"{imp}.h"' for imp in package.imports)])
         p.blank()
@@ -128,7 +132,7 @@ class Structs(Types):
 
     def enum_definition(self, p: Printer, e: ir.EnumType) -> None:
         self.doc(p, e.doc)
-        with p.block("enum class $dep$$name$ : $base$ {", "};", dep="[[deprecated]] " if e.deprecated else "",
+        with p.block("enum class $dep$$name$ : $base$ {", "};", dep=deprecated(e),
                      name=ident(e.name), base=PRIMITIVES[e.base]):
             for v in e.values:
                 self.doc(p, v.doc)
@@ -139,9 +143,7 @@ class Structs(Types):
 
     @staticmethod
     def enum_constant(value: int, e: ir.EnumType) -> str:
-        if e.base in ("char", "wchar"):
-            return f"static_cast<{PRIMITIVES[e.base]}>({value})"
-        if e.kind == "flags" and value >= 0:
+        if e.kind == "flags" and value >= 0 and e.base not in CHARS:
             big = e.base in ("uint64", "int64") and value >= 2 ** 31
             return f"0x{value:0{2 * lower.scalar_size(e.base)}X}" + ("ull" if big else "")
         return int_literal(value, e.base)
@@ -171,12 +173,12 @@ class Structs(Types):
         # Another package's base is not the local name.
         self.injected = {b.name for b in self.base_refs(s) if b.package != ns}
         p.print("// $kind$ $name$, type $n$", kind=s.kind, name=s.name, n=s.type_number)
-        with p.block("struct $dep$$name$$base$ {", "};", dep="[[deprecated]] " if s.deprecated else "",
+        with p.block("struct $dep$$name$$base$ {", "};", dep=deprecated(s),
                      name=name, base=base):
             for f in s.fields:
                 self.doc(p, f.doc)
                 init = self.default_expr(s, f, ns)
-                p.value(f"{'[[deprecated]] ' if f.deprecated else ''}{self.field_type(f.type, ns)} {ident(f.name)}"
+                p.value(f"{deprecated(f)}{self.field_type(f.type, ns)} {ident(f.name)}"
                         f"{f' = {init}' if init else '{}'};")
             p.blank()
             p.print("$name$() = default;", name=name)
@@ -196,6 +198,11 @@ class Structs(Types):
         base = self.schema.lookup(s.base) if s.base is not None else None
         b = self.qualified(s.base, ns) if s.base is not None else ""
         base_alloc = ", alloc" if aware and self.struct_allocates(base) else ""
+        layout = self.model.struct(s.qualified_name)
+
+        def moved(expr: str, f: ir.Field) -> str:
+            """`expr`, the value for field `f`, moved unless it is a value (copied as cheaply)."""
+            return expr if layout.field(f.name).wire.is_value else f"std::move({expr})"
 
         def constructor(head: str, base_init: Optional[str], source: Callable[[ir.Field, str], Optional[str]]) -> None:
             """`head`, then the base's initializer and each field's from `source` (None: none),
@@ -223,7 +230,7 @@ class Structs(Types):
                         lambda f, m: f"other.{m}")
             constructor(f"{name}({name}&& other, const allocator_type& alloc)",
                         f"{b}(static_cast<{b}&&>(other){base_alloc})" if base else None,
-                        lambda f, m: self.moved(f"other.{m}", f))
+                        lambda f, m: moved(f"other.{m}", f))
         if not s.all_fields:
             return
         params = [f"{self.field_type(f.type, ns)} {ident(f.name)}_" for f in s.all_fields]
@@ -233,17 +240,8 @@ class Structs(Types):
         params_text = join(params, ", ", 108 - 2 * len(s.name)).replace("\n", "\n" + " " * len(head))
         base_init = None
         if isinstance(base, ir.StructType):
-            base_init = f"{b}({', '.join(self.moved(f'{ident(f.name)}_', f) for f in base.all_fields)}{base_alloc})"
-        constructor(f"{head}{params_text})", base_init, lambda f, m: self.moved(f"{m}_", f))
-
-    @staticmethod
-    def moved(expr: str, f: ir.Field) -> str:
-        """`expr`, the value for field `f`, moved when moving can save a copy."""
-        t = f.type
-        cheap = t.container is None and not t.optional and (
-            t.value.kind in ("enum", "flags") or
-            (t.value.kind == "primitive" and t.value.name not in ("string", "bytes")))
-        return expr if cheap else f"std::move({expr})"
+            base_init = f"{b}({', '.join(moved(f'{ident(f.name)}_', f) for f in base.all_fields)}{base_alloc})"
+        constructor(f"{head}{params_text})", base_init, lambda f, m: moved(f"{m}_", f))
 
     def comparisons(self, p: Printer, s: ir.StructType) -> None:
         name = ident(s.name)
@@ -303,13 +301,13 @@ class Structs(Types):
 
     def json_header(self, package: ir.Package) -> str:
         """Only the runtime's generic JSON: it follows each struct's struct_schema."""
-        return header(self.options, package, "_json.h", _JSON_ABOUT.format(name=package.name),
+        return header(self.options, package, "json", _JSON_ABOUT.format(name=package.name),
                       ["<fastwire/json.h>", "<fastwire/json_reader.h>"],
                       [f'"{package.name}.h"', *(f'"{imp}_json.h"' for imp in package.imports)]).text()
 
     def models_header(self, package: ir.Package) -> str:
         final = self.options.final
-        p = header(self.options, package, "_models.h",
+        p = header(self.options, package, "models",
                    f"// Models that read and write the {package.name} package's types in the FBE formats.",
                    ["<fastwire/model.h>", *(["<fastwire/final_model.h>"] if final else [])],
                    [f'"{package.name}.h"', *(f'"{imp}_models.h"' for imp in package.imports)])
