@@ -225,12 +225,10 @@ class Structs(Types):
             constructor(f"explicit {name}(const allocator_type& alloc)", f"{b}(alloc)" if base_alloc else None,
                         lambda f, m: self.default_expr(s, f, ns) if self.allocates(f.type) else None)
             # The allocator-extended copy and move (of an element into a container's memory).
-            constructor(f"{name}(const {name}& other, const allocator_type& alloc)",
-                        f"{b}(static_cast<const {b}&>(other){base_alloc})" if base else None,
-                        lambda f, m: f"other.{m}")
-            constructor(f"{name}({name}&& other, const allocator_type& alloc)",
-                        f"{b}(static_cast<{b}&&>(other){base_alloc})" if base else None,
-                        lambda f, m: moved(f"other.{m}", f))
+            for const, ref, source in (("const ", "&", lambda f, m: f"other.{m}"),
+                                       ("", "&&", lambda f, m: moved(f"other.{m}", f))):
+                constructor(f"{name}({const}{name}{ref} other, const allocator_type& alloc)",
+                            f"{b}(static_cast<{const}{b}{ref}>(other){base_alloc})" if base else None, source)
         if not s.all_fields:
             return
         params = [f"{self.field_type(f.type, ns)} {ident(f.name)}_" for f in s.all_fields]

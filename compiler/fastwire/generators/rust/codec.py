@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ... import ir, lower
+from ... import ir, layouts, lower
 from .types import Types, match, wrapped
 
 _IMPL = """
@@ -133,14 +133,14 @@ class Codec(Types):
                 continue
             run = step.size
             text = names[steps[i].field.index] if i < len(steps) and steps[i].op in ("string", "bytes") else None
-            take = run + (4 if text else 0)
+            take = run + (layouts.BLOCK.length_size if text else 0)  # a text's length with the run
             total += run
             write.append(f"let b = buf.take::<{take}>();")
             read.append(f"let b = r.take::<{take}>()?;")
-            decimals = [f.at for f in step.fields if f.helper == "decimal"]
+            decimals = [f"::fastwire::fixed::check_decimal(&b[{f.at}..{f.at + (f.wire.final_size or 0)}])?;"
+                        for f in step.fields if f.helper == "decimal"]
             if decimals or text:
-                verify.append(f"let b = r.take::<{take}>()?;")
-                verify += [f"::fastwire::fixed::check_decimal(&b[{o}..{o + 16}])?;" for o in decimals]
+                verify += [f"let b = r.take::<{take}>()?;", *decimals]
             else:
                 verify.append(f"r.skip::<{run}>()?;")
             for f in step.fields:
