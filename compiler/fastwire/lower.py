@@ -18,7 +18,7 @@ import struct as _struct
 from dataclasses import dataclass, field
 from functools import cached_property
 from sys import intern
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from . import ir, layouts, plan
 from .graph import postorder
@@ -139,6 +139,16 @@ class WireModel:
 
     def package(self, name: str) -> PackageLayout:
         return self.packages[name]
+
+    def structs_named(self, names: Iterable[str]) -> List[ir.StructType]:
+        """The structs of these qualified names (a package's emission_order or sends)."""
+        out = []
+        for q in names:
+            package, _, name = q.rpartition(".")
+            s = self.schema.package(package).type(name)
+            assert isinstance(s, ir.StructType), q
+            out.append(s)
+        return out
 
 
 # ---- wire types -------------------------------------------------------------------------

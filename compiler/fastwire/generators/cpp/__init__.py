@@ -1,113 +1,28 @@
 """The C++17 generator, on the header-only runtime in cpp/include/fastwire. Per package
-`p`: the domain header `p.h` and the models header `p_models.h` (structs.py); with --json
-`p_json.h`, only the runtime's generic JSON (it follows each struct's struct_schema); with
---proto `p_protocol.h`, the runtime's Sender, Receiver, Proxy and Client templates over
-the model's `sends`, and with --final their Final* twins. Names, types, defaults and the
-preamble: names.py."""
+`p`: the domain header `p.h`, the models header `p_models.h` and with --json `p_json.h`
+(structs.py); with --proto the protocol headers (protocol.py). Names, types, defaults and
+the preamble: names.py."""
 
 from __future__ import annotations
 
-from typing import Dict
+from typing import Callable, Dict
 
 from ... import ir, lower
+from ..common import naming
 from ..options import Options
-from ..printer import Printer
-from .names import header, ident
+from .protocol import protocol_header
 from .structs import Structs
-
-_JSON_ABOUT = """\
-// JSON for the {name} package's types:
-//
-//   std::string text = fastwire::json::to_json(value);        // compact; (value, true): pretty
-//   fastwire::json::reader reader;                            // reuse it
-//   fastwire::json::result r = reader.read(text, value);      // r.message() on error
-//
-// The mapping is generic (cpp/include/fastwire/json.h): it follows each struct's
-// fastwire::struct_schema, so nothing per type is needed here."""
 
 
 def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
     gen = Structs(model, options)
-    out: Dict[str, str] = {}
-    for package in model.schema.packages:
-        out[f"{package.name}.h"] = gen.domain_header(package)
-        out[f"{package.name}_models.h"] = gen.models_header(package)
-        if options.json:
-            out[f"{package.name}_json.h"] = json_header(options, package)
-        if options.proto:
-            out[f"{package.name}_protocol.h"] = protocol_header(gen, package, final=False)
-            if options.final:
-                out[f"{package.name}_final_protocol.h"] = protocol_header(gen, package, final=True)
-    return out
-
-
-def json_header(options: Options, package: ir.Package) -> str:
-    return header(options, package, "_json.h", _JSON_ABOUT.format(name=package.name),
-                  ["<fastwire/json.h>", "<fastwire/json_reader.h>"],
-                  [f'"{package.name}.h"', *(f'"{imp}_json.h"' for imp in package.imports)]).text()
-
-
-_TRAITS = """
-
-// $name$: $what$
-template <>
-struct message_traits<$t$> {
-    static constexpr auto id = &$t$::$id$;
-"""
-_CLASS = """
-
-class $prefix$$role$ : public fastwire::protocol::$base$<$fmt$, Messages> {
-public:
-    using fastwire::protocol::$base$<$fmt$, Messages>::$base$;
-};
-"""
-
-
-def _traits(gen: Structs, p: Printer, package: ir.Package, sends: list) -> None:
-    """message_traits of the sent structs with a uuid [id]: the id member and, for a
-    request, its response and rejects."""
-    ided = [(s, f) for s in sends if (f := s.id_field) is not None and f.type.container is None
-            and not f.type.optional and (f.type.value.kind, f.type.value.name) == ("primitive", "uuid")]
-    if not ided:
-        return
-    p.blank()
-    p.print("namespace fastwire {\nnamespace protocol {")
-    for s, f in ided:
-        p.print(_TRAITS, name=s.name, what="request" if s.request else "message with an [id]",
-                t=f"::{ident(package.name)}::{ident(s.name)}", id=ident(f.name))
-        if s.request:
-            p.value(f"    using response = {gen.qualified(s.response, '') if s.response is not None else 'void'};")
-            p.value(f"    using rejects = type_list<{', '.join(gen.qualified(r.type, '') for r in s.rejects)}>;")
-        p.print("};")
-    p.print("}  // namespace protocol\n}  // namespace fastwire")
-
-
-def protocol_header(gen: Structs, package: ir.Package, final: bool) -> str:
-    ns = ident(package.name)
-    layout = gen.model.package(package.name)
-    by_name = {s.qualified_name: s for s in package.structs}
-    sends = [by_name[n] for n in layout.sends]
-    fmt = "final" if final else "versioned"
-    includes = [[f'"{package.name}_protocol.h"']] if final else \
-        [["<fastwire/protocol.h>"], [f'"{package.name}_models.h"']]
-    p = header(gen.options, package, f"{'_final' if final else ''}_protocol.h",
-               f"// The {package.name} package's Sender/Receiver protocol, {fmt} format.", *includes)
-    if not final:
-        _traits(gen, p, package, sends)
-    p.blank()
-    p.print("namespace $ns$ {", ns=ns)
-    if not final:
-        p.blank()
-        what = "messages" if package.messages else "structs (the package declares no message)"
-        p.print("// What this package sends and receives: its $what$, by type number.", what=what)
-        for s in sends:
-            p.print("//   $n$  $name$", n=s.type_number, name=s.name)
-        for n in layout.unsendable:
-            p.print("//   (left out: $name$, its number $n$ is taken)", name=by_name[n].name, n=by_name[n].type_number)
-        p.print("using Messages = fastwire::protocol::type_list<$names$>;",
-                names=", ".join(ident(s.name) for s in sends))
-    for role in ("Sender", "Receiver", "Proxy", "Client"):
-        p.print(_CLASS, prefix="Final" if final else "", role=role, base=role.lower(),
-                fmt=f"fastwire::protocol::{fmt}_format")
-    p.print("}  // namespace $ns$", ns=ns)
-    return p.text()
+    # Each file's role (its name: common/naming.py) and what renders it for a package.
+    roles: Dict[str, Callable[[ir.Package], str]] = {"domain": gen.domain_header, "models": gen.models_header}
+    if options.json:
+        roles["json"] = gen.json_header
+    if options.proto:
+        roles["protocol"] = lambda package: protocol_header(gen, package, final=False)
+        if options.final:
+            roles["final_protocol"] = lambda package: protocol_header(gen, package, final=True)
+    return {naming.file_name("cpp", package.name, role): render(package)
+            for package in model.schema.packages for role, render in roles.items()}

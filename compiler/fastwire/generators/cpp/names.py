@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Callable, Dict, Iterator, List, Optional, Set
+from typing import Callable, Dict, Iterator, List, Optional, Set, cast
 
 from ... import __version__, ir, lower
 from ..common import docs, literals, naming
@@ -45,14 +45,15 @@ def namespace(p: Printer, name: str) -> Iterator[None]:
     p.print("}  // namespace $ns$", ns=name)
 
 
-def header(options: Options, package: ir.Package, suffix: str, about: str, *includes: List[str]) -> Printer:
-    """The start of header `<package><suffix>`: who wrote it from what, `about`, the check of
-    the runtime's major.minor version (version.h), then each group of `includes`."""
+def header(options: Options, package: ir.Package, role: str, about: str, *includes: List[str]) -> Printer:
+    """The start of the package's header of `role` (naming.FILES): who wrote it from what,
+    `about`, the check of the runtime's major.minor version (version.h), then each group of
+    `includes`."""
     p = Printer(options.indent, options.tabs)
     major, minor, patch = __version__.split(".")[:3]
     p.print(_PREAMBLE, version=__version__, about=about, major=major, minor=minor, patch=patch,
             path=docs.comment_text("cpp", package.path.replace("\\", "/").rsplit("/", 1)[-1]),
-            file=package.name + suffix, runtime=f"{major}.{minor}",
+            file=naming.file_name("cpp", package.name, role), runtime=f"{major}.{minor}",
             advice="regenerate it, or build with the runtime it was generated for")
     for group in includes:
         p.blank()
@@ -62,10 +63,8 @@ def header(options: Options, package: ir.Package, suffix: str, about: str, *incl
 
 
 PRIMITIVES = {
-    "bool": "bool", "byte": "std::uint8_t", "char": "char", "wchar": "wchar_t",
-    "int8": "std::int8_t", "uint8": "std::uint8_t", "int16": "std::int16_t",
-    "uint16": "std::uint16_t", "int32": "std::int32_t", "uint32": "std::uint32_t",
-    "int64": "std::int64_t", "uint64": "std::uint64_t", "float": "float", "double": "double",
+    "bool": "bool", "byte": "std::uint8_t", "char": "char", "wchar": "wchar_t", "float": "float", "double": "double",
+    **{f"{name}{bits}": f"std::{name}{bits}_t" for name in ("int", "uint") for bits in (8, 16, 32, 64)},
     "decimal": "fastwire::decimal", "string": "std::string", "bytes": "fastwire::bytes",
     "timestamp": "std::uint64_t", "uuid": "fastwire::uuid",
 }
@@ -80,14 +79,17 @@ VIEWS = {**{k: "fastwire::versioned::sequence_view<{v}, P>" for k in CONTAINERS}
 # What a view's accessor returns for a plain value that is not its own type.
 VIEW_VALUES = {"string": "std::string_view", "bytes": "fastwire::versioned::byte_view"}
 
-# Integer literals' suffixes, and the least values that have no literal of their own.
-_SUFFIXES = {"uint64": "ull", "timestamp": "ull", "int64": "ll", "uint32": "u", "wchar": "u"}
+# Integer literals' suffixes, the least values that have no literal of their own, and the
+# types whose integers are cast.
+_SUFFIXES = {"uint64": "ull", "timestamp": "ull", "int64": "ll", "uint32": "u"}
 _LEAST = {("int64", -2 ** 63): "(-9223372036854775807LL - 1)", ("int32", -2 ** 31): "(-2147483647 - 1)"}
-_CASTS = {"char": "char", "wchar": "wchar_t"}
+CHARS = ("char", "wchar")
 _COMPUTED = {"utc": "fastwire::utc()", "uuid1": "fastwire::uuid::v1()", "uuid4": "fastwire::uuid::v4()"}
 
 
 def int_literal(value: int, prim: Optional[str]) -> str:
+    if prim in CHARS:
+        return f"static_cast<{PRIMITIVES[prim]}>({value})"
     return _LEAST.get((prim or "", value)) or f"{value}{_SUFFIXES.get(prim or '', '')}"
 
 
@@ -133,6 +135,12 @@ class Types:
         assert ref.package is not None  # a named type (a primitive has none)
         return f"::{ident(ref.package)}::{ident(ref.name)}"
 
+    def base_refs(self, s: ir.StructType) -> Iterator[ir.TypeRef]:
+        """The refs of `s`'s base, its base's base and so on."""
+        while s.base is not None:
+            yield s.base
+            s = cast(ir.StructType, self.schema.lookup(s.base))
+
     def plain_type(self, ref: ir.TypeRef, package: str, pmr: bool = False) -> str:
         if ref.kind == "primitive":
             return "std::pmr::string" if pmr and ref.name == "string" else PRIMITIVES[ref.name]
@@ -160,14 +168,13 @@ class Types:
         return self.struct_allocates(self.schema.lookup(ref))
 
     def struct_allocates(self, s: Optional[ir.NamedType]) -> bool:
-        """Whether struct `s` (or its base) holds a string, a collection or such a struct."""
+        """Whether struct `s` holds (or its base does) a string, a collection or such a struct."""
         if not isinstance(s, ir.StructType):
             return False
         key = s.qualified_name
         if key not in self._allocates:
             self._allocates[key] = False  # a struct reaches itself only through collections
-            base = self.schema.lookup(s.base) if s.base is not None else None
-            self._allocates[key] = self.struct_allocates(base) or any(self.allocates(f.type) for f in s.fields)
+            self._allocates[key] = any(self.allocates(f.type) for f in s.all_fields)
         return self._allocates[key]
 
     def view_field_type(self, t: ir.FieldType, package: str) -> str:
@@ -197,7 +204,7 @@ class Types:
             return " | ".join(f"{self.qualified(t.value, package)}::{ident(n)}" for n in lit.names)
         if lit.kind == "integer":
             assert isinstance(lit.value, int)
-            return f"static_cast<{_CASTS[prim]}>({lit.value})" if prim in _CASTS else int_literal(lit.value, prim)
+            return int_literal(lit.value, prim)
         if lit.kind == "uuid" and lit.raw == bytes(16):
             return None
         return _LITERALS[lit.kind](lit, prim)

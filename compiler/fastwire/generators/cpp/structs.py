@@ -2,16 +2,17 @@
 comparisons, printing, std::hash of key structs, and each struct's fastwire::struct_schema,
 from which the runtime derives serialize, deserialize and verify at compile time
 (docs/cpp/generated-code.md). The models header `p_models.h`: the views over versioned
-bytes and the compile-time checks that the runtime's layout of each struct is the model's."""
+bytes and the compile-time checks that the runtime's layout of each struct is the model's.
+With --json `p_json.h`: the runtime's generic JSON over the struct_schemas."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Union
 
 from ... import ir, lower
 from ..common import docs
 from ..printer import Printer
-from .names import CONTAINERS, PRIMITIVES, Types, header, ident, int_literal, join, namespace
+from .names import CHARS, CONTAINERS, PRIMITIVES, Types, header, ident, int_literal, join, namespace
 
 _ORDER = """
 friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
@@ -61,25 +62,43 @@ static_assert($check$,
               "$where$: $what$ from the schema compiler's");
 """
 
+_JSON_ABOUT = """\
+// JSON for the {name} package's types:
+//
+//   std::string text = fastwire::json::to_json(value);        // compact; (value, true): pretty
+//   fastwire::json::reader reader;                            // reuse it
+//   fastwire::json::result r = reader.read(text, value);      // r.message() on error
+//
+// The mapping is generic (cpp/include/fastwire/json.h): it follows each struct's
+// fastwire::struct_schema, so nothing per type is needed here."""
+
+
+def deprecated(item: Union[ir.EnumType, ir.StructType, ir.Field]) -> str:
+    return "[[deprecated]] " if item.deprecated else ""
+
+
+def returns(p: Printer, head: str, body: str, one_line: bool) -> None:
+    """A function `head` that returns `body`: on one line, or a block."""
+    if one_line:
+        p.value(f"{head} {{ return {body}; }}")
+        return
+    with p.block("$head$ {", "}", head=head):
+        p.print("return $body$;", body=body)
+
 
 class Structs(Types):
     """The domain and models headers."""
 
-    def sorted_structs(self, package: ir.Package) -> List[ir.StructType]:
-        """The package's structs in the model's emission order (after what they refer to)."""
-        by_name = {s.qualified_name: s for s in package.structs}
-        return [by_name[n] for n in self.model.package(package.name).emission_order]
-
     def domain_header(self, package: ir.Package) -> str:
         ns = ident(package.name)
-        p = header(self.options, package, ".h", f"// The {package.name} package's types.",
+        p = header(self.options, package, "domain", f"// The {package.name} package's types.",
                    ["<fastwire/types.h>", *(["<fastwire/pmr.h>"] if self.pmr else []),
                     *(f'"{imp}.h"' for imp in package.imports)])
         p.blank()
         # [[deprecated]] is for users: the generated code names those members unwarned.
         p.print('#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
         enums = [t for t in package.types if isinstance(t, ir.EnumType)]
-        structs = self.sorted_structs(package)
+        structs = self.model.structs_named(self.model.package(package.name).emission_order)
         keyed = [s for s in structs if s.key_fields]
 
         def section(name: str, items: List[Any], part: Callable[[Any], None], spaced: bool = True) -> None:
@@ -113,7 +132,7 @@ class Structs(Types):
 
     def enum_definition(self, p: Printer, e: ir.EnumType) -> None:
         self.doc(p, e.doc)
-        with p.block("enum class $dep$$name$ : $base$ {", "};", dep="[[deprecated]] " if e.deprecated else "",
+        with p.block("enum class $dep$$name$ : $base$ {", "};", dep=deprecated(e),
                      name=ident(e.name), base=PRIMITIVES[e.base]):
             for v in e.values:
                 self.doc(p, v.doc)
@@ -124,9 +143,7 @@ class Structs(Types):
 
     @staticmethod
     def enum_constant(value: int, e: ir.EnumType) -> str:
-        if e.base in ("char", "wchar"):
-            return f"static_cast<{PRIMITIVES[e.base]}>({value})"
-        if e.kind == "flags" and value >= 0:
+        if e.kind == "flags" and value >= 0 and e.base not in CHARS:
             big = e.base in ("uint64", "int64") and value >= 2 ** 31
             return f"0x{value:0{2 * lower.scalar_size(e.base)}X}" + ("ull" if big else "")
         return int_literal(value, e.base)
@@ -153,21 +170,15 @@ class Structs(Types):
         name = ident(s.name)
         self.doc(p, s.doc)
         base = f" : public {self.qualified(s.base, ns)}" if s.base else ""
-        self.injected = set()
-        b = s.base
-        while b is not None:  # another package's base is not the local name
-            if b.package != ns:
-                self.injected.add(b.name)
-            held = self.schema.lookup(b)
-            assert isinstance(held, ir.StructType)
-            b = held.base
+        # Another package's base is not the local name.
+        self.injected = {b.name for b in self.base_refs(s) if b.package != ns}
         p.print("// $kind$ $name$, type $n$", kind=s.kind, name=s.name, n=s.type_number)
-        with p.block("struct $dep$$name$$base$ {", "};", dep="[[deprecated]] " if s.deprecated else "",
+        with p.block("struct $dep$$name$$base$ {", "};", dep=deprecated(s),
                      name=name, base=base):
             for f in s.fields:
                 self.doc(p, f.doc)
                 init = self.default_expr(s, f, ns)
-                p.value(f"{'[[deprecated]] ' if f.deprecated else ''}{self.field_type(f.type, ns)} {ident(f.name)}"
+                p.value(f"{deprecated(f)}{self.field_type(f.type, ns)} {ident(f.name)}"
                         f"{f' = {init}' if init else '{}'};")
             p.blank()
             p.print("$name$() = default;", name=name)
@@ -187,6 +198,11 @@ class Structs(Types):
         base = self.schema.lookup(s.base) if s.base is not None else None
         b = self.qualified(s.base, ns) if s.base is not None else ""
         base_alloc = ", alloc" if aware and self.struct_allocates(base) else ""
+        layout = self.model.struct(s.qualified_name)
+
+        def moved(expr: str, f: ir.Field) -> str:
+            """`expr`, the value for field `f`, moved unless it is a value (copied as cheaply)."""
+            return expr if layout.field(f.name).wire.is_value else f"std::move({expr})"
 
         def constructor(head: str, base_init: Optional[str], source: Callable[[ir.Field, str], Optional[str]]) -> None:
             """`head`, then the base's initializer and each field's from `source` (None: none),
@@ -209,12 +225,10 @@ class Structs(Types):
             constructor(f"explicit {name}(const allocator_type& alloc)", f"{b}(alloc)" if base_alloc else None,
                         lambda f, m: self.default_expr(s, f, ns) if self.allocates(f.type) else None)
             # The allocator-extended copy and move (of an element into a container's memory).
-            constructor(f"{name}(const {name}& other, const allocator_type& alloc)",
-                        f"{b}(static_cast<const {b}&>(other){base_alloc})" if base else None,
-                        lambda f, m: f"other.{m}")
-            constructor(f"{name}({name}&& other, const allocator_type& alloc)",
-                        f"{b}(static_cast<{b}&&>(other){base_alloc})" if base else None,
-                        lambda f, m: self.moved(f"other.{m}", f))
+            for const, ref, source in (("const ", "&", lambda f, m: f"other.{m}"),
+                                       ("", "&&", lambda f, m: moved(f"other.{m}", f))):
+                constructor(f"{name}({const}{name}{ref} other, const allocator_type& alloc)",
+                            f"{b}(static_cast<{const}{b}{ref}>(other){base_alloc})" if base else None, source)
         if not s.all_fields:
             return
         params = [f"{self.field_type(f.type, ns)} {ident(f.name)}_" for f in s.all_fields]
@@ -224,17 +238,8 @@ class Structs(Types):
         params_text = join(params, ", ", 108 - 2 * len(s.name)).replace("\n", "\n" + " " * len(head))
         base_init = None
         if isinstance(base, ir.StructType):
-            base_init = f"{b}({', '.join(self.moved(f'{ident(f.name)}_', f) for f in base.all_fields)}{base_alloc})"
-        constructor(f"{head}{params_text})", base_init, lambda f, m: self.moved(f"{m}_", f))
-
-    @staticmethod
-    def moved(expr: str, f: ir.Field) -> str:
-        """`expr`, the value for field `f`, moved when moving can save a copy."""
-        t = f.type
-        cheap = t.container is None and not t.optional and (
-            t.value.kind in ("enum", "flags") or
-            (t.value.kind == "primitive" and t.value.name not in ("string", "bytes")))
-        return expr if cheap else f"std::move({expr})"
+            base_init = f"{b}({', '.join(moved(f'{ident(f.name)}_', f) for f in base.all_fields)}{base_alloc})"
+        constructor(f"{head}{params_text})", base_init, lambda f, m: moved(f"{m}_", f))
 
     def comparisons(self, p: Printer, s: ir.StructType) -> None:
         name = ident(s.name)
@@ -258,11 +263,7 @@ class Structs(Types):
     def operator(p: Printer, op: str, name: str, body: str, unused: str = "") -> None:
         """`friend bool operator<op>(a, b)`, on one line when it fits in 112 characters."""
         head = f"friend bool operator{op}({unused}const {name}& a, {unused}const {name}& b)"
-        if "\n" not in body and len(head) + len(body) + 16 <= 112:
-            p.value(f"{head} {{ return {body}; }}")
-            return
-        with p.block("$head$ {", "}", head=head):
-            p.print("return $body$;", body=body)
+        returns(p, head, body, "\n" not in body and len(head) + len(body) + 16 <= 112)
 
     def printer(self, p: Printer, s: ir.StructType, ns: str) -> None:
         unused = "" if s.fields or s.base else "[[maybe_unused]] "
@@ -270,9 +271,8 @@ class Structs(Types):
         if s.base is not None:
             parts[0] += f".base(static_cast<const {self.qualified(s.base, ns)}&>(v))"
         parts += [f'.hidden("{f.name}")' if f.hidden else f'.field("{f.name}", v.{ident(f.name)})' for f in s.fields]
-        with p.block("friend std::ostream& operator<<(std::ostream& os, $u$const $n$& v) {", "}",
-                     n=ident(s.name), u=unused):
-            p.print("return $chain$;", chain="\n    ".join(parts + [".end()"]))
+        returns(p, f"friend std::ostream& operator<<(std::ostream& os, {unused}const {ident(s.name)}& v)",
+                "\n    ".join(parts + [".end()"]), False)
 
     def struct_schema(self, p: Printer, s: ir.StructType, package: ir.Package) -> None:
         full = f"::{ident(package.name)}::{ident(s.name)}"
@@ -297,14 +297,20 @@ class Structs(Types):
                 p.value(f"fastwire::hash_combine(h, v.{ident(f.name)});")
             p.print("return h;")
 
+    def json_header(self, package: ir.Package) -> str:
+        """Only the runtime's generic JSON: it follows each struct's struct_schema."""
+        return header(self.options, package, "json", _JSON_ABOUT.format(name=package.name),
+                      ["<fastwire/json.h>", "<fastwire/json_reader.h>"],
+                      [f'"{package.name}.h"', *(f'"{imp}_json.h"' for imp in package.imports)]).text()
+
     def models_header(self, package: ir.Package) -> str:
         final = self.options.final
-        p = header(self.options, package, "_models.h",
+        p = header(self.options, package, "models",
                    f"// Models that read and write the {package.name} package's types in the FBE formats.",
                    ["<fastwire/model.h>", *(["<fastwire/final_model.h>"] if final else [])],
                    [f'"{package.name}.h"', *(f'"{imp}_models.h"' for imp in package.imports)])
         p.blank()
-        structs = self.sorted_structs(package)
+        structs = self.model.structs_named(self.model.package(package.name).emission_order)
         with namespace(p, ident(package.name)):
             for s in structs:
                 p.print("using $n$Model = fastwire::model<$n$>;", n=ident(s.name))
@@ -350,11 +356,8 @@ class Structs(Types):
             p.print("// f(every field's view), in wire order: for generic code.")
             p.print("template <class F>")
             calls = join([f"{ident(f.name)}()" for f in s.all_fields], ", ", 64)
-            if "\n" in calls:
-                with p.block("auto fields_(F&& f) const {", "}"):
-                    p.print("return f($calls$);", calls=calls)
-            else:
-                p.print("auto fields_(F&& f) const { return f($calls$); }", calls=calls)
+            # (a call broken over lines: each argument under the first)
+            returns(p, "auto fields_(F&& f) const", "f({})".format(calls.replace("\n", "\n  ")), "\n" not in calls)
         with p.block("struct $n$MutableView : $n$View {", "};", n=name):
             p.print("// Over bytes the caller owns and may write (e.g. an element of a view of them).")
             p.print("explicit $n$MutableView(const $n$View& v) noexcept : $n$View(v) {}", n=name)

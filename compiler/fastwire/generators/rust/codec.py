@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ... import ir, lower
-from .types import Types, match
+from ... import ir, layouts, lower
+from .types import Types, match, wrapped
 
 _IMPL = """
 
@@ -19,6 +19,16 @@ impl ::fastwire::Struct for $name$ {
 _VR = "r: &mut ::fastwire::versioned::Reader<'_>"
 _FR = "r: &mut ::fastwire::final_format::Reader<'_>"
 _RESULT = "::fastwire::Result<()>"
+
+
+def store(name: str, start: int, end: int) -> str:
+    """The write of value field `name` to the bytes `start..end` of `b`."""
+    return f"::fastwire::Fixed::store(&self.{name}, &mut b[{start}..{end}]);"
+
+
+def load(name: str, start: int, end: int) -> str:
+    """The read of value field `name` from the bytes `start..end` of `b`."""
+    return f"self.{name} = ::fastwire::Fixed::load(&b[{start}..{end}])?;"
 
 
 def sum_lines(terms: List[str]) -> List[str]:
@@ -37,21 +47,19 @@ class Codec(Types):
             self.emit("")
         if attr:
             self.emit(f"    {attr}")
-        tail = f" -> {ret} {{" if ret else " {"
-        one = f"    fn {head}({', '.join(params)}){tail}"
-        if len(one) <= 120:
-            self.emit(one + ("}" if not body else ""))
-        else:
-            self.emit(f"    fn {head}(", *[f"        {x}," for x in params], f"    ){tail}")
+        lines = wrapped(f"fn {head}(", params, f") -> {ret} {{" if ret else ") {", 116)
         if body:
-            self.emit(*[f"        {line}" for line in body], "    }")
+            lines += [f"    {line}" for line in body] + ["}"]
+        else:
+            lines[-1] += "}"
+        self.emit(*[f"    {line}" for line in lines])
 
     def emit_codec(self, s: ir.StructType, name: str, names: List[str], layout: lower.StructLayout) -> None:
         plan = layout.plan
         u = "" if names else "_"  # unused by a struct without fields
         body = layout.body_size
         # Versioned: the values stored at their positions, then the heap fields in order.
-        store = [f"let b = ::fastwire::versioned::body_mut::<{body}>(body);",
+        write = [f"let b = ::fastwire::versioned::body_mut::<{body}>(body);",
                  "b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());"]
         extra: List[str] = []
         heap, read, verify, older = [], [], [], []
@@ -62,8 +70,8 @@ class Codec(Types):
                 assert o is not None  # versioned: every field is at its offset
                 end = o + f.wire.slot
                 if values:
-                    store.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
-                    read.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
+                    write.append(store(n, o, end))
+                    read.append(load(n, o, end))
                 else:
                     extra.append(f"self.{n}.v_extra()")
                     heap.append(f"self.{n}.v_write(buf, &mut b[{o}..{end}], pos);")
@@ -83,7 +91,7 @@ class Codec(Types):
         hu = "" if heap else "_"  # a struct of values only appends nothing
         # `body`: the body's bytes (carved from the message by the writer) at `pos`.
         self.method("v_write_fields", ["&self", f"{hu}buf: &mut ::fastwire::versioned::Writer<'_>",
-                                       "body: &mut [u8]", f"{hu}pos: usize"], "", store + heap)
+                                       "body: &mut [u8]", f"{hu}pos: usize"], "", write + heap)
         self.method("v_read_fields", ["&mut self", u + _VR, f"{u}pos: usize", f"{u}body: &[u8]", f"{u}depth: u32"],
                     _RESULT, read + ["Ok(())"])
         vu = "" if verify else "_"  # unused by a verify with nothing to check
@@ -125,21 +133,21 @@ class Codec(Types):
                 continue
             run = step.size
             text = names[steps[i].field.index] if i < len(steps) and steps[i].op in ("string", "bytes") else None
-            take = run + (4 if text else 0)
+            take = run + (layouts.BLOCK.length_size if text else 0)  # a text's length with the run
             total += run
             write.append(f"let b = buf.take::<{take}>();")
             read.append(f"let b = r.take::<{take}>()?;")
-            decimals = [f.at for f in step.fields if f.helper == "decimal"]
+            decimals = [f"::fastwire::fixed::check_decimal(&b[{f.at}..{f.at + (f.wire.final_size or 0)}])?;"
+                        for f in step.fields if f.helper == "decimal"]
             if decimals or text:
-                verify.append(f"let b = r.take::<{take}>()?;")
-                verify += [f"::fastwire::fixed::check_decimal(&b[{o}..{o + 16}])?;" for o in decimals]
+                verify += [f"let b = r.take::<{take}>()?;", *decimals]
             else:
                 verify.append(f"r.skip::<{run}>()?;")
             for f in step.fields:
                 n, o = names[f.index], f.at
                 end = o + (f.wire.final_size or 0)
-                write.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
-                read.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
+                write.append(store(n, o, end))
+                read.append(load(n, o, end))
             if text:
                 i += 1
                 size.append(f"self.{text}.f_size()")

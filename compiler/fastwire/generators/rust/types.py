@@ -30,9 +30,9 @@ def const_name(name: str) -> str:
 
 
 PRIMITIVES = {
-    "bool": "bool", "byte": "u8", "char": "u8", "wchar": "u32", "int8": "i8", "uint8": "u8",
-    "int16": "i16", "uint16": "u16", "int32": "i32", "uint32": "u32", "int64": "i64",
-    "uint64": "u64", "float": "f32", "double": "f64", "decimal": "::fastwire::Decimal",
+    "bool": "bool", "byte": "u8", "char": "u8", "wchar": "u32", "float": "f32", "double": "f64",
+    **{f"{name}{bits}": f"{short}{bits}" for name, short in (("int", "i"), ("uint", "u")) for bits in (8, 16, 32, 64)},
+    "decimal": "::fastwire::Decimal",
     "string": "::fastwire::Text", "bytes": "::fastwire::Bytes",
     "timestamp": "::fastwire::Timestamp", "uuid": "::fastwire::Uuid",
 }
@@ -110,6 +110,15 @@ def match(scrutinee: str, arms: List[str], default: str = "_ => None,") -> List[
     return [f"match {scrutinee} {{", *(f"    {a}" for a in arms), *([f"    {default}"] if default else []), "}"]
 
 
+def wrapped(head: str, items: List[str], tail: str, room: int) -> List[str]:
+    """`head`, the items and `tail` on one line of at most `room` characters, else as rustfmt
+    breaks them: an item a line, indented, each with a comma."""
+    one = head + ", ".join(items) + tail
+    if len(one) <= room and "\n" not in one:
+        return [one]
+    return [head, *(f"    {line}" for item in items for line in f"{item},".split("\n")), tail]
+
+
 class Types:
     def __init__(self, pkg: ir.Package, model: lower.WireModel, options: Options) -> None:
         self.schema = model.schema
@@ -117,19 +126,14 @@ class Types:
         self.model = model
         self.options = options
         self.p = Printer(indent=4)  # rustfmt's indentation, whatever --indent says
-        self.structs = {s.qualified_name: s for s in pkg.structs}
 
     def emit(self, *lines: str) -> None:
         """Lines of Rust with their indentation, appended as they are (there are millions)."""
         self.p.lines.extend(lines)
 
-    def ordered_structs(self) -> List[ir.StructType]:
-        return [self.structs[n] for n in self.model.package(self.pkg.name).emission_order]
-
-    def doc(self, text: Optional[str], prefix: str = "") -> None:
-        if text:
-            for line in docs.comment_lines("rust", text):
-                self.emit(f"{prefix}/// {line}".rstrip())
+    def doc(self, text: Optional[str], prefix: str = "", marker: str = "///") -> None:
+        for line in docs.comment_lines("rust", text):
+            self.emit(f"{prefix}{marker} {line}".rstrip())
 
     def ref_type(self, ref: ir.TypeRef, key: bool = False) -> str:
         if ref.kind == "primitive":
@@ -175,13 +179,8 @@ class Types:
                 return f"{self.ref_type(ref)}({self.int_literal(value, t.base)})"
             if prim == "timestamp":
                 return f"::fastwire::Timestamp({value})"
-            if prim in FLOATS:
-                return f"{float(value)!r}"
-            if prim == "decimal":
-                return f"::fastwire::Decimal::lit({abs(value)}, 0, {str(value < 0).lower()})"
-            return self.int_literal(value, prim)
+            return self.int_literal(value, prim)  # (lower gives a float or decimal field its kind)
         if k == "float":
-            assert prim != "decimal", "decimal from float"
             return f"f32::from_bits({lit.raw:#010x})" if lit.bits == 32 else f"f64::from_bits({lit.raw:#018x})"
         if k == "decimal":
             return f"::fastwire::Decimal::lit({lit.coefficient}, {lit.scale}, {str(lit.negative).lower()})"
@@ -226,16 +225,10 @@ class Types:
                 names.append(f'{self.int_literal(v.value, e.base)} => Some("{v.name}"),')
         cast = "" if base == "u64" else " as u64"
         entries = [f'("{v.name}", Self::{c}.0{cast})' for c, v in consts]
-        if not flags:
-            text = 'f.write_str(self.name().unwrap_or("<unknown>"))'
-        elif len(one := f"::fastwire::print::flags(f, self.0{cast}, &[{', '.join(entries)}])") <= 112:
-            text = one
-        else:  # as rustfmt breaks it: the arguments a line, the array too when it is long
-            arr = f"&[{', '.join(entries)}],"
-            if len(arr) > 108:
-                arr = "\n".join(["&[", *(f"    {x}," for x in entries), "],"])
-            text = "\n".join(["::fastwire::print::flags(", "    f,", f"    self.0{cast},",
-                              *(f"    {x}" for x in arr.split("\n")), ")"])
+        text = 'f.write_str(self.name().unwrap_or("<unknown>"))'
+        if flags:
+            arr = "\n".join(wrapped("&[", entries, "]", 107))
+            text = "\n".join(wrapped("::fastwire::print::flags(", ["f", f"self.0{cast}", arr], ")", 112))
         if consts:
             self.emit("")
             self.p.print(_NAMES, name=name, base=base, which="the first declared with this number", none="", u="",
