@@ -14,12 +14,13 @@ import argparse
 import difflib
 import gc
 import os
+import re
 import sys
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import __version__, compat, syntax
-from .diagnostics import Reporter
-from .generators import GENERATORS, PLANNED, REFERENCE_FLAGS, RENDERERS, Options
+from . import __version__, compat, ir, syntax
+from .diagnostics import Location, Reporter, SourceFile
+from .generators import GENERATORS, LANGUAGES, PLANNED, REFERENCE_FLAGS, RENDERERS, Options
 from .lower import lower
 from .resolver import compile_schema
 
@@ -307,6 +308,9 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
             continue  # `check`: nothing to render, so nothing to lower (a third of its time)
         model = lower(schema)
         for target in targets:
+            if target in LANGUAGES and _refused(LANGUAGES[target].refusals(model)):
+                status = EXIT_SCHEMA
+                continue
             for rel, content in RENDERERS[target](model, options).items():
                 out = os.path.join(ns.output, rel)
                 if out in seen:
@@ -334,6 +338,27 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
                   file=sys.stderr)
             return EXIT_SCHEMA
     return status
+
+
+def _refused(refusals: List[Tuple[str, ir.SourceRef]]) -> bool:
+    """Prints, as schema errors at their declarations, what a generator does not render
+    yet; True when there is any."""
+    reporter = Reporter()
+    sources: Dict[str, SourceFile] = {}
+    for message, at in refusals:
+        source = sources.get(at.file)
+        if source is None:
+            try:
+                with open(at.file, encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError:
+                text = ""
+            source = sources[at.file] = SourceFile(at.file, text)
+        name = re.match(r"\w*", source.line_text(at.line)[at.column - 1:])
+        reporter.error(message, Location(source, at.line, at.column,
+                                          max(1, len(name.group()) if name else 1)))
+    _print_diagnostics(reporter)
+    return bool(refusals)
 
 
 def _runtime_command(argv: Sequence[str]) -> int:

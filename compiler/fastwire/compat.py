@@ -74,17 +74,27 @@ class _Side:
         self.model = lower.lower(schema)
         self.package = package
 
-    def binary(self, t: ir.FieldType) -> tuple:
-        """What a binary reader sees of a field: its wire shape, structs by type number."""
-        return self._wire(lower.wire_type(self.schema, t))
+    def binary(self, t: ir.FieldType, deep: bool = False) -> tuple:
+        """What a binary reader sees of a field: its wire shape, structs by type number,
+        variants by name (their alternatives are compared with the variants), or `deep`,
+        by their alternatives' shapes."""
+        return self._wire(lower.wire_type(self.schema, t), () if deep else None)
 
-    def _wire(self, w: lower.WireType) -> tuple:
+    def _wire(self, w: lower.WireType, within: Optional[Tuple[str, ...]]) -> tuple:
         ref: object = None
         if w.kind == "struct" and w.ref is not None:
             ref = self.model.struct(w.ref).type_number
+        elif w.kind == "variant" and w.ref is not None:
+            if within is None:
+                ref = w.ref.split(".")[-1]
+            elif w.ref in within:  # a variant that holds itself (in a collection)
+                ref = within.index(w.ref)
+            else:
+                ref = tuple(self._wire(a.wire, within + (w.ref,))
+                            for a in self.model.variant(w.ref).alternatives)
         return (w.kind, w.scalar, w.slot, w.length, w.collection == "set", ref,
-                None if w.element is None else self._wire(w.element),
-                None if w.key is None else self._wire(w.key))
+                None if w.element is None else self._wire(w.element, within),
+                None if w.key is None else self._wire(w.key, within))
 
     def json_kind(self, t: ir.FieldType) -> tuple:
         """What a JSON reader sees: the JSON shape (numbers, strings, objects, arrays)."""
@@ -95,6 +105,8 @@ class _Side:
                 return "integer"
             if ref.kind == "struct":
                 return "object"
+            if ref.kind == "variant":
+                return "variant"
             return {"bool": "bool", "float": "number", "double": "number", "string": "string",
                     "bytes": "base64", "decimal": "decimal", "uuid": "uuid"}.get(ref.name, "integer")
         shape = {None: "value", "array": "array", "vector": "array", "list": "array",
@@ -142,6 +154,8 @@ def _compare_packages(o: _Side, n: _Side) -> List[Change]:
                 out.extend(_compare_structs(o, n, t, u))
             elif isinstance(t, ir.EnumType) and isinstance(u, ir.EnumType):
                 out.extend(_compare_enums(t, u))
+            elif isinstance(t, ir.VariantType) and isinstance(u, ir.VariantType):
+                out.extend(_compare_variants(o, n, t, u))
             else:
                 out.append(Change("type_kind_changed", name, f"'{name}' was a {t.kind}, is now a "
                                   f"{u.kind}", u.location, _v(BREAKING, BREAKING, BREAKING, BREAKING)))
@@ -243,7 +257,8 @@ def _compare_structs(o: _Side, n: _Side, s: ir.StructType, t: ir.StructType) -> 
         if f.name not in new_pos:
             continue
         g = new_f[new_pos[f.name]]
-        if old_sig[old_pos[f.name]] != new_sig[new_pos[f.name]]:
+        if old_sig[old_pos[f.name]] != new_sig[new_pos[f.name]] \
+                and (f.type.value.kind != "variant" or o.binary(f.type, True) != n.binary(g.type, True)):
             same_json = o.json_kind(f.type) == n.json_kind(g.type)
             out.append(Change("field_retyped", f"{name}.{g.name}", f"'{name}.{g.name}': "
                               f"{f.type.describe()} -> {g.type.describe()}", g.location,
@@ -321,6 +336,58 @@ def _compare_enums(e: ir.EnumType, u: ir.EnumType) -> List[Change]:
                                   f" (an alias of {', '.join(known)})" if known else
                                   ": old readers keep it as a number without a name"),
                               w.location, _v(SAFE, SAFE, SAFE, SAFE)))
+    return out
+
+
+def _compare_variants(o: _Side, n: _Side, v: ir.VariantType, u: ir.VariantType) -> List[Change]:
+    """Alternatives are told apart by their index (binary) and their name (JSON): appending
+    one is the evolution the versioned format allows (an old reader exposes the new one as
+    an unknown alternative); removing, moving, inserting or retyping one misreads."""
+    out: List[Change] = []
+    name = u.name
+    old_sig = [o.binary(t, True) for t in v.alternatives]
+    new_sig = [n.binary(t, True) for t in u.alternatives]
+    old_names = [v.alternative_name(i) for i in range(len(v.alternatives))]
+    new_names = [u.alternative_name(i) for i in range(len(u.alternatives))]
+    old_at = {x: i for i, x in enumerate(old_names)}
+    new_at = {x: i for i, x in enumerate(new_names)}
+
+    def change(kind: str, i: int, message: str, verdicts: Dict[str, str]) -> None:
+        out.append(Change(kind, f"{name}[{i}]", f"variant '{name}': alternative {i} {message}",
+                          u.location, verdicts))
+
+    # The same index and wire shape under a name neither version has twice: a rename (a
+    # struct renamed with its type number kept).
+    renamed = {i for i in range(min(len(old_sig), len(new_sig))) if old_sig[i] == new_sig[i]
+               and old_names[i] not in new_at and new_names[i] not in old_at}
+    for i in sorted(renamed):
+        change("variant_alternative_renamed", i, f"'{old_names[i]}' is now '{new_names[i]}': the "
+               f"same on the wire, another JSON name", _v(SAFE, SAFE, SAFE, BREAKING))
+    for i, x in enumerate(old_names):
+        if i in renamed:
+            continue
+        if x not in new_at:
+            change("variant_alternative_removed", i, f"'{x}' removed: data that holds it no "
+                   f"longer reads as a value", _v(SAFE, BREAKING, BREAKING, BREAKING))
+        elif new_at[x] != i:
+            change("variant_alternative_moved", i, f"'{x}' moved to index {new_at[x]}: the same "
+                   f"index means another type", _v(BREAKING, BREAKING, BREAKING, SAFE))
+        elif old_sig[i] != new_sig[i]:
+            change("variant_alternative_retyped", i, f"'{x}' changed on the wire",
+                   _v(BREAKING, BREAKING, BREAKING, WARNING))
+    # Every old alternative at its index, with its wire shape: what is added is appended.
+    kept = all(i in renamed or (new_at.get(x) == i and old_sig[i] == new_sig[i])
+               for i, x in enumerate(old_names))
+    for j, x in enumerate(new_names):
+        if j in renamed or x in old_at:
+            continue
+        if kept and j >= len(old_names):
+            change("variant_alternative_appended", j, f"'{x}' appended: old readers see it as an "
+                   f"unknown alternative; the final format rejects it",
+                   _v(WARNING, SAFE, BREAKING, WARNING))
+        else:
+            change("variant_alternative_inserted", j, f"'{x}' inserted before the last "
+                   f"alternative: the indexes after it move", _v(BREAKING, BREAKING, BREAKING, WARNING))
     return out
 
 

@@ -9,7 +9,7 @@ model as JSON for generators written as plugins (format: docs/ir.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from .graph import components
 
@@ -32,8 +32,11 @@ INTEGER_RANGES: Dict[str, Tuple[int, int]] = {
 }
 
 IR_FORMAT = "fastwire-ir"
-IR_VERSION = 3  # 2: the lowered wire model (lower.py); 3: the codec plan (plan.py), layouts
-IR_READABLE = (2, 3)  # what from_json reads: 3 only adds to 2
+# 2: the lowered wire model (lower.py); 3: the codec plan (plan.py), layouts; 4: variants.
+# A schema without variants is written as version 3, as before them (IR_VERSION_PLAIN).
+IR_VERSION = 4
+IR_VERSION_PLAIN = 3
+IR_READABLE = (2, 3, 4)  # what from_json reads: each only adds to the one before
 
 
 # The classes are immutable by convention, not `frozen`: a frozen dataclass sets each
@@ -56,9 +59,10 @@ class SourceRef:
 
 @dataclass(slots=True, unsafe_hash=True)
 class TypeRef:
-    """A reference to a primitive (package None) or to a named enum, flags or struct."""
+    """A reference to a primitive (package None) or to a named enum, flags, struct or
+    variant."""
 
-    kind: str  # primitive | enum | flags | struct
+    kind: str  # primitive | enum | flags | struct | variant
     name: str
     package: Optional[str] = None
 
@@ -85,14 +89,26 @@ class FieldType:
     key: Optional[TypeRef] = None  # map / hash key
 
     def describe(self) -> str:
-        v = self.value.qualified_name + ("?" if self.optional else "")
-        return {
-            None: v,
-            "array": f"{v}[{self.size}]", "vector": f"{v}[]", "list": f"{v}()",
-            "set": f"{v}!",
-            "map": f"{v}<{self.key.qualified_name if self.key else ''}>",
-            "hash": f"{v}{{{self.key.qualified_name if self.key else ''}}}",
-        }[self.container]
+        """The type in schema syntax, every named type qualified: `proto.Order?[]`."""
+        return _spelled(self, lambda ref: ref.qualified_name)
+
+
+def spell(t: FieldType, package: Optional[str] = None) -> str:
+    """`t` as a schema of `package` writes it: that package's types by their bare names,
+    other packages' qualified (`int32`, `Simple[]`, `proto.Order{int32}`, `bytes!`). The
+    name of a variant's alternative in JSON (docs/wire-format.md#variants), with the
+    variant's package."""
+    return _spelled(t, lambda ref: ref.name if ref.package == package else ref.qualified_name)
+
+
+def _spelled(t: FieldType, name: Any) -> str:
+    v = name(t.value) + ("?" if t.optional else "")
+    key = name(t.key) if t.key else ""
+    return {
+        None: v,
+        "array": f"{v}[{t.size}]", "vector": f"{v}[]", "list": f"{v}()", "set": f"{v}!",
+        "map": f"{v}<{key}>", "hash": f"{v}{{{key}}}",
+    }[t.container]
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -229,7 +245,32 @@ class StructType:
         return by_name.get(name)
 
 
-NamedType = Union[EnumType, StructType]
+@dataclass(slots=True, unsafe_hash=True)
+class VariantType:
+    """`variant Name { T; ... }`: a value of exactly one of `alternatives`, each a type as a
+    field would have it (never optional itself), all different; its index on the wire is
+    its position here (docs/wire-format.md#variants)."""
+
+    kind: str  # variant
+    name: str
+    package: str
+    alternatives: Tuple[FieldType, ...]
+    hidden: bool
+    deprecated: bool
+    doc: Optional[str]
+    location: SourceRef
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.package}.{self.name}"
+
+    def alternative_name(self, index: int) -> str:
+        """The alternative's name in JSON and in messages: its type, spelled in the
+        variant's package (`spell`)."""
+        return spell(self.alternatives[index], self.package)
+
+
+NamedType = Union[EnumType, StructType, VariantType]
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -257,7 +298,7 @@ class Package:
         """The types by kind (each tuple in declaration order), made once."""
         if "struct" not in self._index:
             kinds: Dict[str, List[NamedType]] = {"enum": [], "flags": [], "struct": [],
-                                                 "message": []}
+                                                 "message": [], "variant": []}
             for t in self.types:
                 if isinstance(t, StructType):
                     kinds["struct"].append(t)
@@ -285,6 +326,10 @@ class Package:
     def messages(self) -> Tuple[StructType, ...]:
         return self._kinds()["message"]
 
+    @property
+    def variants(self) -> Tuple[VariantType, ...]:
+        return self._kinds()["variant"]
+
     def type(self, name: str) -> Optional[NamedType]:
         by_name = self._index.get("types")
         if by_name is None:
@@ -310,19 +355,24 @@ class Schema:
     def root_package(self) -> Package:
         return self.package(self.root)
 
+    @property
+    def has_variants(self) -> bool:
+        return any(p.variants for p in self.packages)
+
     def lookup(self, ref: TypeRef) -> NamedType:
-        """The enum, flags or struct a non-primitive TypeRef names."""
+        """The enum, flags, struct or variant a non-primitive TypeRef names."""
         t = self.package(ref.package).type(ref.name) if ref.package else None
         if t is None:
             raise KeyError(ref.qualified_name)
         return t
 
-    def struct_depth(self, struct: StructType) -> int:
-        """The deepest struct nesting a value of `struct` can have (itself is level 1), or 0
-        when no bound exists: the struct reaches itself through a collection (the only way
-        a struct can recur), or reaches a struct that does. Readers use it to skip depth
-        counting where the schema already bounds the nesting. Worked out once for every
-        struct of the schema, by strongly connected components (a loop, not a recursion)."""
+    def struct_depth(self, struct: Union[StructType, VariantType]) -> int:
+        """The deepest struct nesting a value of `struct` can have (itself is level 1, and a
+        variant on the way counts a level as a struct does), or 0 when no bound exists:
+        the struct reaches itself through a collection (the only way a struct can recur),
+        or reaches a struct that does. Readers use it to skip depth counting where the
+        schema already bounds the nesting. Worked out once for every struct and variant of
+        the schema, by strongly connected components (a loop, not a recursion)."""
         depths = self._index.get("depths")
         if depths is None:
             depths = self._index["depths"] = self._struct_depths()
@@ -330,16 +380,17 @@ class Schema:
 
     def struct_graph(self) -> Tuple[Dict[str, List[str]], Dict[str, int], List[List[str]]]:
         """(successors, component, members): each struct's qualified name and the structs
-        its fields hold (values, elements, keys; inherited fields included), with the
-        strongly connected components of that graph, numbered sinks first."""
+        and variants its fields hold (values, elements, keys; inherited fields included),
+        each variant's and what its alternatives hold, with the strongly connected
+        components of that graph, numbered sinks first."""
         graph = self._index.get("graph")
         if graph is None:
             succ: Dict[str, List[str]] = {}
             for p in self.packages:
                 for s in p.structs:
-                    succ[s.qualified_name] = [
-                        ref.qualified_name for f in s.all_fields for ref in (f.type.value, f.type.key)
-                        if ref is not None and ref.kind == "struct"]
+                    succ[s.qualified_name] = _held(f.type for f in s.all_fields)
+                for v in p.variants:
+                    succ[v.qualified_name] = _held(v.alternatives)
             component, members = components(list(succ), succ)
             graph = self._index["graph"] = (succ, component, members)
         return graph
@@ -360,6 +411,12 @@ class Schema:
                     break
             depth.append(deepest + 1)
         return {name: depth[component[name]] for name in succ}
+
+
+def _held(types: Iterable[FieldType]) -> List[str]:
+    """The structs and variants field types hold, by qualified name."""
+    return [ref.qualified_name for t in types for ref in (t.value, t.key)
+            if ref is not None and ref.kind in ("struct", "variant")]
 
 
 def _first_by_name(items) -> Dict[str, Any]:

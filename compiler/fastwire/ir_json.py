@@ -61,6 +61,11 @@ def _field(f: ir.Field) -> Dict[str, Any]:
 
 
 def _type(t: ir.NamedType) -> Dict[str, Any]:
+    if isinstance(t, ir.VariantType):
+        return {"kind": t.kind, "name": t.name,
+                "alternatives": [_ftype(a) for a in t.alternatives],
+                "hidden": t.hidden, "deprecated": t.deprecated, "doc": t.doc,
+                "source": _source(t.location)}
     if isinstance(t, ir.EnumType):
         return {
             "kind": t.kind, "name": t.name, "base": t.base,
@@ -139,6 +144,8 @@ def to_dict(schema: ir.Schema, model: Optional[lower.WireModel] = None) -> Dict[
         out = _type(t)
         if isinstance(t, ir.StructType):
             out["layout"] = _layout(model.struct(t.qualified_name))
+        elif isinstance(t, ir.VariantType):
+            out["layout"] = plan.variant_dict(model.variant(t.qualified_name), _wire)
         return out
 
     def protocol(p: ir.Package) -> Dict[str, Any]:
@@ -147,10 +154,11 @@ def to_dict(schema: ir.Schema, model: Optional[lower.WireModel] = None) -> Dict[
                 "unsendable": list(layout.unsendable),
                 "import_closure": list(layout.imports)}
 
+    variants = schema.has_variants  # version 4; a schema without is written as before
     return {
         "format": ir.IR_FORMAT,
-        "version": ir.IR_VERSION,
-        "layouts": layouts.to_dict(),
+        "version": ir.IR_VERSION if variants else ir.IR_VERSION_PLAIN,
+        "layouts": layouts.to_dict(variants),
         "root": schema.root,
         "packages": [{
             "name": p.name, "domain": p.domain, "offset": p.offset,
@@ -191,16 +199,23 @@ def _r_default(d) -> Optional[ir.Default]:
     return ir.Default(d["kind"], value, d["text"], tuple(d.get("names", ())))
 
 
+def _r_ftype(t) -> ir.FieldType:
+    return ir.FieldType(_r_ref_of(t["value"]), t["optional"], t["container"], t.get("size"),
+                        _r_ref(t.get("key")))
+
+
 def _r_field(d) -> ir.Field:
-    t = d["type"]
-    ftype = ir.FieldType(_r_ref_of(t["value"]), t["optional"], t["container"], t.get("size"),
-                         _r_ref(t.get("key")))
+    ftype = _r_ftype(d["type"])
     return ir.Field(d["name"], ftype, _r_default(d["default"]), d["key"], d["id"], d["hidden"],
                     d["deprecated"], d["declared_in"], d["doc"], _r_source(d["source"]),
                     d.get("reset_of"))
 
 
 def _r_type(d, package: str) -> ir.NamedType:
+    if d["kind"] == "variant":
+        return ir.VariantType("variant", d["name"], package,
+                              tuple(_r_ftype(a) for a in d["alternatives"]), d["hidden"],
+                              d["deprecated"], d["doc"], _r_source(d["source"]))
     if d["kind"] in ("enum", "flags"):
         values = tuple(ir.EnumValue(v["name"], int(v["value_text"]), v["hidden"],
                                     v["deprecated"], v["doc"], _r_source(v["source"]))

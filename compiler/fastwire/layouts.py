@@ -84,6 +84,19 @@ class StructLayoutFacts:
 
 
 @dataclass(frozen=True)
+class VariantLayout:
+    """versioned: a slot holding the offset of a block [u32 index][the alternative's slot],
+    offsets in that slot counted from the block's start; final: [u32 index][the
+    alternative's final encoding] inline. The index is the alternative's position in the
+    declaration, from 0 (docs/wire-format.md#variants)."""
+
+    slot: int = OFFSET
+    index_at: int = 0  # in the block
+    index_size: int = OFFSET
+    value_at: int = OFFSET  # the alternative's slot (versioned) or value (final)
+
+
+@dataclass(frozen=True)
 class RootLayout:
     """A root model. versioned: [u32 full size][u32 offset of the body (8)][body][heap];
     final: [u32 full size][u32 type][fields]."""
@@ -102,14 +115,18 @@ OPTIONAL = OptionalLayout()
 COLLECTION = CollectionLayout()
 STRUCT = StructLayoutFacts()
 ROOT = RootLayout()
+VARIANT = VariantLayout()
 
 LAYOUTS: Dict[str, Any] = {"decimal": DECIMAL, "uuid": UUID, "timestamp": TIMESTAMP, "block": BLOCK,
            "optional": OPTIONAL, "collection": COLLECTION, "struct": STRUCT, "root": ROOT}
 
 
-def to_dict() -> Dict[str, object]:
-    """Every layout table as plain data (IR JSON's `layouts`)."""
+def to_dict(variants: bool = False) -> Dict[str, object]:
+    """Every layout table as plain data (IR JSON's `layouts`); `variant` only with
+    `variants` (IR JSON version 4: a schema that has variants)."""
     out: Dict[str, object] = {name: asdict(value) for name, value in LAYOUTS.items()}
     out["scalars"] = dict(SCALAR_WIDTHS)
     out["offset"] = OFFSET
+    if variants:
+        out["variant"] = asdict(VARIANT)
     return out

@@ -18,15 +18,15 @@ import struct as _struct
 from dataclasses import dataclass, field
 from functools import cached_property
 from sys import intern
-from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from . import ir, layouts, plan
 from .graph import postorder
-from .layouts import COLLECTION, DECIMAL, OPTIONAL, STRUCT, TIMESTAMP, UUID
-from .plan import SCALARS, VALUE_KINDS, WIRE_KINDS, CodecPlan, WireType
+from .layouts import COLLECTION, DECIMAL, OPTIONAL, STRUCT, TIMESTAMP, UUID, VARIANT
+from .plan import SCALARS, VALUE_KINDS, WIRE_KINDS, Alternative, CodecPlan, VariantPlan, WireType
 
 __all__ = ["SCALARS", "VALUE_KINDS", "WIRE_KINDS", "CodecPlan", "FieldLayout", "FinalRun",
-           "Literal", "PackageLayout", "StructLayout", "WireModel", "WireType", "lower",
+           "Literal", "PackageLayout", "StructLayout", "VariantPlan", "WireModel", "WireType", "lower",
            "scalar_size", "wire_type"]
 
 HEADER_SIZE = STRUCT.header_size  # a versioned struct body's [u32 size][u32 type]
@@ -116,7 +116,8 @@ class StructLayout:
 @dataclass(frozen=True)
 class PackageLayout:
     name: str
-    emission_order: Tuple[str, ...]  # the structs, each after the local ones it refers to
+    # the structs and variants, each after the local ones it refers to
+    emission_order: Tuple[str, ...]
     sends: Tuple[str, ...]  # what its Sender sends and its Receiver dispatches, by number
     unsendable: Tuple[str, ...]  # left out: their number is taken by an earlier one
     imports: Tuple[str, ...]  # the import closure, imports first
@@ -130,6 +131,7 @@ class WireModel:
     structs: Dict[str, StructLayout]
     packages: Dict[str, PackageLayout]
     schema: ir.Schema
+    variants: Dict[str, VariantPlan] = field(default_factory=dict)  # by qualified name
     # Facts a generator derives from the model, once per struct (a walk per use over what
     # a struct holds is quadratic in a chain and exponential in a lattice): name -> table.
     derived: Dict[str, Dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
@@ -149,6 +151,9 @@ class WireModel:
             assert isinstance(s, ir.StructType), q
             out.append(s)
         return out
+
+    def variant(self, qualified_name: str) -> VariantPlan:
+        return self.variants[qualified_name]
 
 
 # ---- wire types -------------------------------------------------------------------------
@@ -178,9 +183,12 @@ def _plain(schema: ir.Schema, ref: ir.TypeRef) -> WireType:
     return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=intern(ref.qualified_name))
 
 
-def _final_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
-    """(minimum, fixed or None) final size of a struct's fields, where the structs in
-    `active` (those being sized around it) count 0.
+_Sized = Union[ir.StructType, ir.VariantType]
+
+
+def _final_sizes(schema: ir.Schema, s: _Sized, active: set) -> Tuple[int, Optional[int]]:
+    """(minimum, fixed or None) final size of a struct's fields (or of a variant's value),
+    where the structs and variants in `active` (those being sized around it) count 0.
 
     Each struct is sized once per context: the result depends only on which members of
     its own strongly connected component are active (an active struct it reaches is in
@@ -218,18 +226,27 @@ def _size_memo(schema: ir.Schema) -> Tuple[_SizeMemo, Dict[str, FrozenSet[str]]]
                 cyclic.update((n, names) for n in group)
         memo: _SizeMemo = {}
         made = index["final_sizes"] = (memo, cyclic)
-        by_name = {s.qualified_name: s for p in schema.packages for s in p.structs}
+        by_name: Dict[str, _Sized] = {s.qualified_name: s for p in schema.packages
+                                      for s in p.structs}
+        by_name.update((v.qualified_name, v) for p in schema.packages for v in p.variants)
         for group in members:  # sinks first: each struct's sizes find what it holds sized
             for n in group:
                 _final_sizes(schema, by_name[n], set())
     return made
 
 
-def _sum_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
+def _sum_sizes(schema: ir.Schema, s: _Sized, active: set) -> Tuple[int, Optional[int]]:
     total_min, fixed = 0, True
     # A struct in no cycle reaches none of the structs being sized around it (one would
     # reach it back), so its fields' wire types are their context-free ones, shared.
     acyclic = s.qualified_name not in _size_memo(schema)[1]
+    if isinstance(s, ir.VariantType):  # [u32 index][one alternative]
+        wires = [wire_type(schema, t) if acyclic else _field_wire(schema, t, active)
+                 for t in s.alternatives]
+        sizes = {w.final_size for w in wires}
+        same = sizes.pop() if len(sizes) == 1 else None
+        index = VARIANT.index_size
+        return index + min(w.final_min for w in wires), (None if same is None else index + same)
     for f in s.all_fields:
         w = wire_type(schema, f.type) if acyclic else _field_wire(schema, f.type, active)
         total_min += w.final_min
@@ -246,6 +263,11 @@ def _field_wire(schema: ir.Schema, t: ir.FieldType, active: Optional[set] = None
             assert isinstance(s, ir.StructType)
             fmin, fsize = _final_sizes(schema, s, visiting)
             return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=intern(ref.qualified_name))
+        if ref.kind == "variant":
+            v = schema.lookup(ref)
+            assert isinstance(v, ir.VariantType)
+            fmin, fsize = _final_sizes(schema, v, visiting)
+            return WireType("variant", VARIANT.slot, fmin, fsize, ref=intern(ref.qualified_name))
         return _plain(schema, ref)
 
     value = plain(t.value)
@@ -346,14 +368,19 @@ def _integer(value: int, base: str, names: Tuple[str, ...] = ()) -> Literal:
 
 # ---- structs and packages ---------------------------------------------------------------
 
-def held_structs(w: WireType) -> List[str]:
-    """The structs a value of wire type `w` holds directly (as itself, an element or a key)."""
+def held_structs(w: WireType, variants: Optional[Dict[str, VariantPlan]] = None) -> List[str]:
+    """The structs a value of wire type `w` holds directly (as itself, an element or a key;
+    with `variants`, the model's, also as an alternative of a variant it holds)."""
     out: List[str] = []
     todo = [w]
+    seen: set = set()  # the variants looked into (a variant may hold itself in a collection)
     while todo:
         t = todo.pop()
         if t.kind == "struct" and t.ref is not None:
             out.append(t.ref)
+        elif t.kind == "variant" and variants is not None and t.ref not in seen:
+            seen.add(t.ref)
+            todo.extend(a.wire for a in variants[t.ref or ""].alternatives)
         todo.extend(p for p in (t.key, t.element) if p is not None)
     return out
 
@@ -372,7 +399,7 @@ def derive(model: WireModel, table: str, layout: StructLayout,
             held = model.structs[name]
             if name in known or not needs(held):
                 return []
-            return [r for fl in held.fields for r in held_structs(fl.wire)]
+            return [r for fl in held.fields for r in held_structs(fl.wire, model.variants)]
         for name in postorder([layout.name], succ):
             if name not in known:
                 known[name] = rule(model.structs[name], known)
@@ -420,27 +447,33 @@ def _json_memo(schema: ir.Schema) -> Dict[int, Any]:
     return memo
 
 
-def emission_order(package: ir.Package) -> List[ir.StructType]:
-    """The package's structs, each after the local structs it refers to (its base, what it
-    holds, its collections' elements and keys), else in declaration order. Languages that
-    need a type defined before use (C++: members, std::hash of a key) emit in this order."""
-    local = {s.name: s for s in package.structs}
+def emission_order(package: ir.Package) -> List[Union[ir.StructType, ir.VariantType]]:
+    """The package's structs and variants, each after the local ones it refers to (a
+    struct's base, what it holds, its collections' elements and keys; a variant's
+    alternatives), else in declaration order. Languages that need a type defined before
+    use (C++: members, std::hash of a key) emit in this order."""
+    local: Dict[str, Union[ir.StructType, ir.VariantType]] = {
+        t.name: t for t in package.types if isinstance(t, (ir.StructType, ir.VariantType))}
 
     def deps(name: str) -> List[str]:
         s = local[name]
         names = []
-        if s.base is not None and s.base.package == package.name:
-            names.append(s.base.name)
-        for f in s.fields:
-            for ref in (f.type.value, f.type.key):
-                if ref is not None and ref.kind == "struct" and ref.package == package.name \
-                        and ref.name != s.name:
+        if isinstance(s, ir.VariantType):
+            types: Any = s.alternatives
+        else:
+            types = (f.type for f in s.fields)
+            if s.base is not None and s.base.package == package.name:
+                names.append(s.base.name)
+        for t in types:
+            for ref in (t.value, t.key):
+                if ref is not None and ref.kind in ("struct", "variant") \
+                        and ref.package == package.name and ref.name != s.name:
                     names.append(ref.name)
         return [n for n in names if n in local]
 
     # A loop, not a recursion: a chain of structs can be as long as the nesting limit, and
     # a package's structs as many as a schema holds.
-    return [local[n] for n in postorder([s.name for s in package.structs], deps)]
+    return [local[n] for n in postorder(list(local), deps)]
 
 
 def protocol_types(package: ir.Package) -> Tuple[List[ir.StructType], List[ir.StructType]]:
@@ -468,10 +501,24 @@ def import_closure(schema: ir.Schema, package: ir.Package) -> List[str]:
     return closure[:-1]  # all but the package itself, listed last
 
 
+def lower_variant(schema: ir.Schema, v: ir.VariantType) -> VariantPlan:
+    alternatives = []
+    for i, t in enumerate(v.alternatives):
+        w = wire_type(schema, t)
+        alternatives.append(Alternative(i, w, VARIANT.value_at + w.slot, v.alternative_name(i),
+                                        plan.json_form(w)))
+    final_min, final_size = _final_sizes(schema, v, set())
+    return VariantPlan(v.qualified_name, tuple(alternatives), final_min, final_size,
+                       schema.struct_depth(v))
+
+
 def lower(schema: ir.Schema) -> WireModel:
     structs: Dict[str, StructLayout] = {}
     packages: Dict[str, PackageLayout] = {}
+    variants: Dict[str, VariantPlan] = {}
     for p in schema.packages:
+        for v in p.variants:
+            variants[v.qualified_name] = lower_variant(schema, v)
         for s in p.structs:
             structs[s.qualified_name] = lower_struct(schema, s)
         sent, dropped = protocol_types(p)
@@ -479,4 +526,4 @@ def lower(schema: ir.Schema) -> WireModel:
             p.name, tuple(s.qualified_name for s in emission_order(p)),
             tuple(s.qualified_name for s in sent), tuple(s.qualified_name for s in dropped),
             tuple(import_closure(schema, p)))
-    return WireModel(structs, packages, schema)
+    return WireModel(structs, packages, schema, variants)

@@ -20,7 +20,7 @@ ENUM_BASES = ("byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int3
 FLAGS_BASES = ("byte", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
                "uint64")
 VALUE_KEYWORDS = ("null", "epoch", "utc", "uuid0", "uuid1", "uuid4")
-STATEMENT_STARTS = ("enum", "flags", "struct", "message")
+STATEMENT_STARTS = ("enum", "flags", "struct", "message", "variant")
 
 
 class ParseError(Exception):
@@ -392,10 +392,17 @@ class Parser:
                 name, loc = attrs.given("response", "reject")
                 raise ParseError(f"'[{name}(...)]' requires '[request]'", loc)
             return self.parse_struct(attrs)
+        if self.at_word("variant"):
+            # A word of the grammar only here, where no name could stand: a type or field
+            # may still be called 'variant'.
+            self._reject_attrs(attrs, ("key", "id", "request", "response", "reject"),
+                               "a variant")
+            return self.parse_variant(attrs)
         if self.at_word("package", "domain", "version", "import", "offset", "option"):
             raise self.fail(f"'{tok.text}' belongs in the file header, before the first "
                             "declaration")
-        raise self.fail("expected a declaration ('enum', 'flags', 'struct' or 'message'), "
+        raise self.fail("expected a declaration ('enum', 'flags', 'struct', 'message' or "
+                        "'variant'), "
                         f"found {tok.describe()}")
 
     def parse_enum(self, attrs: _Attributes) -> ast.EnumDecl:
@@ -426,6 +433,46 @@ class Parser:
         if self.at_punct(";"):
             self.advance()
         return decl
+
+    def parse_variant(self, attrs: _Attributes) -> ast.VariantDecl:
+        self.advance()
+        name = self.expect_name("a name for the variant")
+        self.expect_punct("{", f"to open variant '{name.text}'")
+        decl = ast.VariantDecl(name.text, name.location, [], attrs.hidden, attrs.deprecated,
+                               attrs.doc)
+        while not self.at_punct("}"):
+            if self.tok.kind == EOF:
+                raise self.fail(f"expected '}}' to close variant '{name.text}', found end of file")
+            try:
+                decl.alternatives.append(self.parse_alternative(name.text))
+            except ParseError as err:
+                decl.misread = True
+                self.report(err)
+                self.sync_member()
+        self.advance()
+        if self.at_punct(";"):
+            self.advance()
+        return decl
+
+    def parse_alternative(self, variant: str) -> ast.TypeExpr:
+        """One alternative of a variant: a type, then ';'."""
+        if self.tok.kind != IDENT:
+            attrs = self.parse_attributes()
+            if attrs.seen:
+                name, loc = attrs.seen[0]
+                raise ParseError(f"attribute '[{name}]' cannot be used on variant alternatives",
+                                 loc)
+        t = self.parse_type()
+        if t.optional and t.container is None:
+            assert t.location is not None
+            raise ParseError(f"an alternative of variant '{variant}' cannot be optional; make "
+                             f"the field that holds the variant optional ('{variant}? name;')",
+                             t.location)
+        if self.tok.kind == IDENT:
+            raise self.fail(f"the alternatives of variant '{variant}' are types without names; "
+                            f"remove '{self.tok.text}'")
+        self.expect_punct(";", f"after an alternative of variant '{variant}'")
+        return t
 
     def parse_enum_value(self, kind: str) -> ast.ValueDecl:
         attrs = self.parse_attributes()

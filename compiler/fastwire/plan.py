@@ -6,8 +6,9 @@ A step is either a run of fixed-size values (op `values`: scalars, enums, flags,
 decimals, uuids, timestamps at known offsets, which a generator may print as one
 straight-line block) or one field handled by the runtime helper its op names
 (`string`, `bytes`, `struct`, `optional`, `array`, `vector`, `list`, `set`, `map`,
-`hash`). Helper names are the same in every runtime's per-kind helpers (HELPERS):
-`write_<helper>`, `read_<helper>`, `verify_<helper>` in that language's spelling.
+`hash`, `variant`). Helper names are the same in every runtime's per-kind helpers
+(HELPERS): `write_<helper>`, `read_<helper>`, `verify_<helper>` in that language's
+spelling. A variant's alternatives have a plan of their own (VariantPlan).
 
     plan = model.struct("proto.Account").plan
     for step in plan.versioned.steps:
@@ -17,12 +18,13 @@ straight-line block) or one field handled by the runtime helper its op names
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Protocol, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Protocol, Sequence, Tuple
 
 # The closed set of wire kinds. `scalar` has a wire type (SCALARS); `enum` and `flags` are
-# written as their base scalar; `sequence` is a vector, list or set; `map` a map or hash.
+# written as their base scalar; `sequence` is a vector, list or set; `map` a map or hash;
+# `variant` one of a variant's alternatives (its plan: VariantPlan).
 WIRE_KINDS = ("scalar", "decimal", "uuid", "timestamp", "string", "bytes", "struct",
-              "optional", "array", "sequence", "map", "enum", "flags")
+              "optional", "array", "sequence", "map", "enum", "flags", "variant")
 SCALARS = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
            "uint32", "int64", "uint64", "float", "double")
 # Wire kinds that are one fixed-size value in both formats.
@@ -36,7 +38,7 @@ class WireType:
     """How one value is written: the value's codec, which plan steps name.
 
     kind: one of WIRE_KINDS. scalar: the wire type (scalar, also the base of enum and
-    flags). ref: the qualified name of a struct, enum or flags. element: an optional's
+    flags). ref: the qualified name of a struct, enum, flags or variant. element: an optional's
     value, an array's or a sequence's element, a map's value; key: a map's key.
     collection: the schema container (array, vector, list, set, map, hash). length: an
     array's element count. slot: bytes in a versioned body (or in a collection block).
@@ -114,12 +116,12 @@ VALUE_HELPERS = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uin
                  "int32", "uint32", "int64", "uint64", "float", "double", "decimal", "uuid",
                  "timestamp", "enum", "flags")
 FIELD_HELPERS = ("string", "bytes", "struct", "optional", "array", "vector", "list", "set",
-                 "map", "hash")
+                 "map", "hash", "variant")
 HELPERS = VALUE_HELPERS + FIELD_HELPERS
 
 # JSON forms (docs/wire-format.md#json): how a value is written as text.
 JSON_FORMS = ("bool", "integer", "float", "decimal", "uuid", "string", "base64", "object",
-              "nullable", "array", "entries", "pairs")
+              "nullable", "array", "entries", "pairs", "variant")
 # How a map key is written as a JSON object key: always a string, spelling these.
 JSON_KEY_FORMS = ("integer", "float", "bool", "decimal", "uuid", "string", "base64")
 
@@ -132,7 +134,8 @@ def helper(w: WireType) -> str:
     if w.kind in ("sequence", "map"):
         assert w.collection is not None
         return w.collection
-    return w.kind  # decimal, uuid, timestamp, enum, flags, string, bytes, struct, optional, array
+    return w.kind  # decimal, uuid, timestamp, enum, flags, string, bytes, struct, optional,
+    # array, variant
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -210,6 +213,38 @@ class CodecPlan:
     json: JsonPlan
 
 
+@dataclass(slots=True, unsafe_hash=True)
+class Alternative:
+    """One alternative of a variant: `index` on the wire (its position), `wire` what a
+    field of its type would be (versioned: the slot after the index in the variant's
+    block; final: the encoding after the index), `block_size` the versioned block's
+    bytes ([u32 index] and that slot), `name` its JSON member name (ir.spell) and
+    `form` its value's JSON form."""
+
+    index: int
+    wire: WireType
+    block_size: int
+    name: str
+    form: JsonForm
+
+    @property
+    def helper(self) -> str:
+        return helper(self.wire)
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class VariantPlan:
+    """A variant's codec: its alternatives in index order. final_min / final_size: the
+    fewest bytes a value takes in the final format, and its size when every alternative
+    takes the same fixed size (else None). depth as StructLayout.depth."""
+
+    name: str  # qualified
+    alternatives: Tuple[Alternative, ...]
+    final_min: int
+    final_size: Optional[int]
+    depth: int
+
+
 # ---- building ----------------------------------------------------------------------------
 
 _INTEGER_SCALARS = ("byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
@@ -234,7 +269,8 @@ def json_form(w: WireType) -> JsonForm:
 
 
 _LEAF_FORMS = {"decimal": "decimal", "uuid": "uuid", "timestamp": "integer", "string": "string",
-               "bytes": "base64", "struct": "object", "enum": "integer", "flags": "integer"}
+               "bytes": "base64", "struct": "object", "enum": "integer", "flags": "integer",
+               "variant": "variant"}
 
 
 def _scalar_form(w: WireType) -> str:
@@ -358,6 +394,14 @@ def _form_dict(form: JsonForm) -> Dict[str, object]:
     if form.key is not None:
         out["key"] = _form_dict(form.key)
     return out
+
+
+def variant_dict(v: VariantPlan, wire: Callable[[WireType], Dict[str, object]]) -> Dict[str, object]:
+    """A variant's plan as plain data (IR JSON version 4), `wire` writing a wire type."""
+    return {"final_min": v.final_min, "final_size": v.final_size, "depth": v.depth,
+            "alternatives": [{"index": a.index, "name": a.name, "helper": a.helper,
+                              "block_size": a.block_size, "wire": wire(a.wire),
+                              "json": _form_dict(a.form)} for a in v.alternatives]}
 
 
 def to_dict(p: CodecPlan) -> Dict[str, object]:

@@ -46,7 +46,7 @@ def _not_utf8(path: str, exc: UnicodeDecodeError) -> Tuple[str, Location]:
 
 
 # What a package declares under a name.
-_Decl = Union[ast.EnumDecl, ast.StructDecl]
+_Decl = Union[ast.EnumDecl, ast.StructDecl, ast.VariantDecl]
 
 
 def _src(loc: Location) -> ir.SourceRef:
@@ -81,6 +81,9 @@ class Resolver:
         self.enums: Dict[Tuple[str, str], ir.EnumType] = {}
         self.struct_numbers: Dict[Tuple[str, str], int] = {}
         self.structs: Dict[Tuple[str, str], ir.StructType] = {}
+        self.variants: Dict[Tuple[str, str], ir.VariantType] = {}
+        # Each variant's declaration, and its alternatives' syntax (for the diagnostics).
+        self._variant_decls: Dict[Tuple[str, str], Tuple[ast.VariantDecl, List[ast.TypeExpr]]] = {}
         self._interned: Dict[object, object] = {}
         # Shortcuts to the interned primitive references and field types (making one to look
         # it up costs more than the lookup; there are few of them).
@@ -203,6 +206,7 @@ class Resolver:
         for unit in self.order:
             if unit.decl.package is not None:
                 self._number_structs(unit)
+        self._resolve_variants()
         self._resolve_structs()
         packages = []
         for unit in self.order:
@@ -214,6 +218,7 @@ class Resolver:
             for decl in d.declarations:
                 key = (d.package, decl.name)
                 t: Optional[ir.NamedType] = self.enums.get(key) if isinstance(decl, ast.EnumDecl) \
+                    else self.variants.get(key) if isinstance(decl, ast.VariantDecl) \
                     else self.structs.get(key)
                 if t is not None and id(t) not in listed:
                     listed.add(id(t))
@@ -280,7 +285,7 @@ class Resolver:
         if found is None:
             return None
         target, decl = found
-        kind = decl.kind if isinstance(decl, ast.EnumDecl) else "struct"
+        kind = "struct" if isinstance(decl, ast.StructDecl) else decl.kind
         ref = known[parts] = self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
         return ref
 
@@ -367,6 +372,59 @@ class Resolver:
                                 f"({lo}..{hi})", lit.location)
             return None
         return value
+
+    # Variants ------------------------------------------------------------------------------
+    def _resolve_variants(self) -> None:
+        """Each variant's alternatives, resolved: no two alike, at least one. What needs the
+        structs (keys, containment, nesting) is checked with them."""
+        for unit in self.order:
+            pkg = unit.decl.package
+            if pkg is None:
+                continue
+            for decl in unit.decl.declarations:
+                if not isinstance(decl, ast.VariantDecl) or unit.symbols.get(decl.name) is not decl:
+                    continue
+                if not decl.alternatives and not decl.misread:
+                    self.reporter.error(f"variant '{decl.name}' has no alternatives; give it at "
+                                        f"least one type: 'variant {decl.name} {{ int32; }}'",
+                                        decl.location)
+                types: List[ir.FieldType] = []
+                written: List[ast.TypeExpr] = []
+                given = set()
+                for texpr in decl.alternatives:
+                    t = self._field_type(unit, texpr)
+                    if t is None:
+                        continue
+                    if t in given:
+                        self.reporter.error(f"alternative '{ir.spell(t, pkg)}' is given twice in "
+                                            f"variant '{decl.name}'", texpr.location)
+                        continue
+                    given.add(t)
+                    types.append(t)
+                    written.append(texpr)
+                key = (pkg, decl.name)
+                self.variants[key] = ir.VariantType(
+                    "variant", decl.name, pkg, tuple(types), decl.hidden, decl.deprecated,
+                    decl.doc, _src(decl.location))
+                self._variant_decls[key] = (decl, written)
+
+    def _check_variants(self) -> None:
+        """The keys and set elements of the alternatives that are maps, hashes or sets."""
+        for key, v in self.variants.items():
+            _, written = self._variant_decls[key]
+            for i, (t, texpr) in enumerate(zip(v.alternatives, written)):
+                what = f"alternative '{v.alternative_name(i)}' of variant '{v.name}'"
+                if t.key is not None:  # a map or a hash
+                    why = self._keyable(t.key)
+                    if why:
+                        assert texpr.key is not None
+                        self.reporter.error(f"'{t.key.qualified_name}' cannot be the key of "
+                                            f"{what}: {why}", texpr.key.location)
+                if t.container == "set":
+                    why = self._keyable(t.value)
+                    if why:
+                        self.reporter.error(f"'{t.value.qualified_name}' cannot be the element "
+                                            f"of {what}: {why}", texpr.base.location)
 
     # Struct type numbers (spec §1.3) --------------------------------------------------------
     def _number_structs(self, unit: _Unit) -> None:
@@ -554,6 +612,7 @@ class Resolver:
 
         for key, (decl, _unit, _, _) in own.items():
             self._check_struct(decl, self.structs[key])
+        self._check_variants()
         self._check_containment(own)
 
     def _struct_ref(self, unit: _Unit, name: ast.Name, what: str) -> Optional[ir.TypeRef]:
@@ -660,6 +719,8 @@ class Resolver:
             s = self.structs.get((ref.package, ref.name))
             if s is not None and not s.key_fields:
                 return f"struct '{ref.name}' has no '[key]' field to compare by"
+        if ref.kind == "variant":
+            return f"variant '{ref.name}' has no ordering or hash"
         return None
 
     def _check_struct(self, decl: ast.StructDecl, s: ir.StructType) -> None:
@@ -699,23 +760,32 @@ class Resolver:
                                         decl.response.location if what == "response"
                                         else decl.location)
 
+    def _nodes(self, refs, own) -> List[Tuple[str, str]]:
+        """The structs (of `own`) and variants the references name."""
+        out = []
+        for ref in refs:
+            if ref is not None and ref.kind in ("struct", "variant"):
+                key = (ref.package, ref.name)
+                if key in own or key in self.variants:
+                    out.append(key)
+        return out
+
     def _check_nesting(self, own) -> bool:
         """Structs may nest at most MAX_NESTING levels: through fields of any kind (by
-        value, optional, in a collection, as a map key) and through bases. A recursive
+        value, optional, in a collection, as a map key), through bases, and through
+        variants (each a level, reached and reaching as a struct's fields do). A recursive
         group (structs that reach each other through collections) counts as many levels
-        as it has structs. Reports the first struct, in declaration order, that nests
-        deeper; False then."""
+        as it has structs. Reports the first struct, in declaration order (then the first
+        variant), that nests deeper; False then."""
         succ: Dict[Tuple[str, str], List[Tuple[str, str]]] = {}
         for key, (_decl, _unit, base_ref, fields) in own.items():
-            out = []
-            for f in fields:
-                for ref in (f.type.value, f.type.key):
-                    if ref is not None and ref.kind == "struct" and (ref.package, ref.name) in own:
-                        out.append((ref.package, ref.name))
+            out = self._nodes((ref for f in fields for ref in (f.type.value, f.type.key)), own)
             if base_ref is not None and (base_ref.package, base_ref.name) in own:
                 out.append((base_ref.package, base_ref.name))
             succ[key] = out
-        component, members = _components(list(own), succ)
+        for key, v in self.variants.items():
+            succ[key] = self._nodes((ref for t in v.alternatives for ref in (t.value, t.key)), own)
+        component, members = _components(list(succ), succ)
         depth: List[int] = []
         for c, group in enumerate(members):  # sinks first
             deepest = 0
@@ -731,59 +801,92 @@ class Resolver:
                                     f"(through its fields and bases); the limit is "
                                     f"{MAX_NESTING}", decl.location)
                 return False
+        for key, (vdecl, _) in self._variant_decls.items():
+            levels = depth[component[key]]
+            if levels > MAX_NESTING:
+                self.reporter.error(f"variant '{vdecl.name}' nests {levels} levels of structs "
+                                    f"and variants (through its alternatives); the limit is "
+                                    f"{MAX_NESTING}", vdecl.location)
+                return False
         return True
 
     def _check_containment(self, own) -> None:
-        """A struct may not contain itself by value: plain, optional or array fields.
-        Only structs in a cycle of such fields are searched, each within its cycle."""
-        edges: Dict[Tuple[str, str], List[Tuple[Tuple[str, str], ir.Field]]] = {}
+        """A struct may not contain itself by value: plain, optional or array fields; nor
+        may a variant, through its alternatives (plain or arrays), and structs and variants
+        may contain each other so. Only those in a cycle of such fields and alternatives
+        are searched, each within its cycle."""
+        # An edge's label: the field (from a struct) or the alternative's index (a variant).
+        Label = Union[ir.Field, int]
+        edges: Dict[Tuple[str, str], List[Tuple[Tuple[str, str], Label]]] = {}
+
+        def by_value(t: ir.FieldType) -> Optional[Tuple[str, str]]:
+            ref = t.value
+            if ref.kind in ("struct", "variant") and t.container in (None, "array") \
+                    and ref.package is not None:
+                key = (ref.package, ref.name)
+                if key in self.structs or key in self.variants:
+                    return key
+            return None
+
         for key, s in self.structs.items():
-            out = []
+            out: List[Tuple[Tuple[str, str], Label]] = []
             for f in s.all_fields:
-                ref = f.type.value
-                if ref.kind == "struct" and f.type.container in (None, "array") \
-                        and ref.package is not None and (ref.package, ref.name) in self.structs:
-                    out.append(((ref.package, ref.name), f))
+                held = by_value(f.type)
+                if held is not None:
+                    out.append((held, f))
             edges[key] = out
-        component, members = _components(list(self.structs),
+        for key, v in self.variants.items():
+            edges[key] = [(held, i) for i, held in enumerate(map(by_value, v.alternatives))
+                          if held is not None]
+        component, members = _components(list(edges),
                                          {k: [n for n, _ in e] for k, e in edges.items()})
         reported = set()
-        for start in self.structs:
+        for start in edges:
             group = component[start]
             if len(members[group]) == 1 and all(n != start for n, _ in edges[start]):
                 continue  # not in a cycle
             # Depth-first search for a path back to `start`; each step links to the one
             # before it, so the path is rebuilt only when reported.
-            Step = Optional[Tuple[Tuple[str, str], ir.Field, object]]
+            Step = Optional[Tuple[Tuple[str, str], Label, object]]
             stack: List[Tuple[Tuple[str, str], Step]] = [(start, None)]
             seen = set()
             while stack:
                 node, path = stack.pop()
-                for nxt, f in edges[node]:
+                for nxt, label in edges[node]:
                     if component[nxt] != group:
                         continue  # cannot lead back to start
-                    step: Step = (node, f, path)
+                    step: Step = (node, label, path)
                     if nxt == start:
                         nodes: List[Tuple[str, str]] = []
                         link: Any = step
-                        first_field = f
+                        first = label
                         while link is not None:
                             nodes.append(link[0])
-                            first_field, link = link[1], link[2]
+                            first, link = link[1], link[2]
                         nodes.reverse()
-                        if (start, first_field.name) in reported:
+                        which = first if isinstance(first, int) else first.name
+                        if (start, which) in reported:
                             continue
-                        reported.add((start, first_field.name))
-                        decl = own[start][0]
+                        reported.add((start, which))
                         via = " -> ".join(n[1] for n in nodes) + " -> " + start[1]
                         detail = "" if len(nodes) == 1 else f" (through {via})"
-                        self.reporter.error(
-                            f"field '{first_field.name}' contains its own struct "
-                            f"'{start[1]}' by value{detail}; use a vector or a list",
-                            self._field_location(decl, first_field))
+                        self._report_containment(own, start, first, detail)
                     elif nxt not in seen:
                         seen.add(nxt)
                         stack.append((nxt, step))
+
+    def _report_containment(self, own, start: Tuple[str, str], first: Union[ir.Field, int],
+                            detail: str) -> None:
+        if isinstance(first, int):
+            decl, written = self._variant_decls[start]
+            name = self.variants[start].alternative_name(first)
+            self.reporter.error(f"alternative '{name}' contains its own variant '{start[1]}' by "
+                                f"value{detail}; use a vector or a list",
+                                written[first].location)
+            return
+        self.reporter.error(f"field '{first.name}' contains its own struct '{start[1]}' by "
+                            f"value{detail}; use a vector or a list",
+                            self._field_location(own[start][0], first))
 
     # Defaults (spec §1.5) ---------------------------------------------------------------------
     def _default(self, unit: _Unit, fd: ast.FieldDecl, t: ir.FieldType) -> Optional[ir.Default]:
@@ -804,6 +907,11 @@ class Resolver:
         if v.kind == "struct":
             self.reporter.error(f"field '{name}' is a struct; a struct's defaults come from its "
                                 f"own fields", lit.location)
+            return None
+        if v.kind == "variant":
+            self.reporter.error(f"field '{name}' is a variant, which cannot have a default: it "
+                                f"starts as its first alternative, with that type's default",
+                                lit.location)
             return None
         if v.kind in ("enum", "flags"):
             return self._enum_default(unit, fd, v)

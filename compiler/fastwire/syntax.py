@@ -112,6 +112,20 @@ class StructDecl:
 
 
 @dataclass(slots=True)
+class VariantDecl:
+    """`variant Name { T; T; ... }`: a value that is one of the alternatives, each a type."""
+
+    name: str
+    location: Location
+    alternatives: List[TypeExpr]
+    hidden: bool = False
+    deprecated: bool = False
+    doc: Optional[str] = None
+    kind: str = "variant"
+    misread: bool = False  # an alternative had a syntax error (it is not in `alternatives`)
+
+
+@dataclass(slots=True)
 class ImportDecl:
     name: str
     location: Location
@@ -154,5 +168,5 @@ class FileDecl:
     version: Optional[Tuple[int, int]] = None
     imports: List[ImportDecl] = field(default_factory=list)
     options: List[OptionDecl] = field(default_factory=list)
-    declarations: list = field(default_factory=list)  # EnumDecl | StructDecl, in order
+    declarations: list = field(default_factory=list)  # EnumDecl | StructDecl | VariantDecl
     doc: Optional[str] = None

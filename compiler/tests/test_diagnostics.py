@@ -203,7 +203,8 @@ CASES = [
     ("field_without_type", P + "struct A { = 5; }\n",
      (2, 12, "expected a field type, found '='")),
     ("statement_garbage", P + "strukt A {}\n",
-     (2, 1, "expected a declaration ('enum', 'flags', 'struct' or 'message'), found 'strukt'")),
+     (2, 1, "expected a declaration ('enum', 'flags', 'struct', 'message' or 'variant'), "
+         "found 'strukt'")),
     ("unclosed_struct", P + "struct A { int32 x;\n",
      (3, 1, "expected '}' to close struct 'A', found end of file")),
     # -- defaults ----------------------------------------------------------------------------
