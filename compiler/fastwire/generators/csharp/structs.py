@@ -36,7 +36,7 @@ def render(sc: Scope) -> str:
                 p.blank()
             if isinstance(t, ir.EnumType):
                 emit_enum(sc, t)
-            else:
+            elif isinstance(t, ir.StructType):
                 emit_class(sc, t)
     p.blank()
     with p.block("namespace $ns$.Fbe\n{", "}", ns=ns):
