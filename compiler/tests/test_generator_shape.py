@@ -37,7 +37,7 @@ LAYOUT_CONSTANTS = {
 # generator, Go's suffix sum, Java's memoized fast-path checks, Ruby's inlining bound; jvm's by taking over what
 # java and kotlin shared, 10 KB less for the three.)
 PENDING = {
-    "csharp": (5, 51_305), "jvm": (3, 60_114), "go": (0, 72_155), "ruby": (18, 51_027),
+    "csharp": (5, 51_334), "jvm": (3, 60_114), "go": (0, 72_155), "ruby": (18, 51_027),
 }
 PENDING_TOTAL = 469_000  # while languages are pending; then MAX_TOTAL_BYTES
 
