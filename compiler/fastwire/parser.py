@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from sys import intern
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from . import syntax as ast
 from .diagnostics import Location, Reporter, SourceFile
@@ -421,18 +421,26 @@ class Parser:
         self.expect_punct("{", f"to open {kind} '{name.text}'")
         decl = ast.EnumDecl(kind, name.text, name.location, base, [], attrs.hidden,
                             attrs.deprecated, attrs.doc)
+        self.members(f"{kind} '{name.text}'", lambda: decl.values.append(self.parse_enum_value(kind)))
+        return decl
+
+    def members(self, what: str, read: Callable[[], object]) -> bool:
+        """The members of a declaration up to its '}' (and an optional ';'), each by read();
+        a member with a syntax error is reported and skipped. True when one was."""
+        misread = False
         while not self.at_punct("}"):
             if self.tok.kind == EOF:
-                raise self.fail(f"expected '}}' to close {kind} '{name.text}', found end of file")
+                raise self.fail(f"expected '}}' to close {what}, found end of file")
             try:
-                decl.values.append(self.parse_enum_value(kind))
+                read()
             except ParseError as err:
+                misread = True
                 self.report(err)
                 self.sync_member()
         self.advance()
         if self.at_punct(";"):
             self.advance()
-        return decl
+        return misread
 
     def parse_variant(self, attrs: _Attributes) -> ast.VariantDecl:
         self.advance()
@@ -440,18 +448,8 @@ class Parser:
         self.expect_punct("{", f"to open variant '{name.text}'")
         decl = ast.VariantDecl(name.text, name.location, [], attrs.hidden, attrs.deprecated,
                                attrs.doc)
-        while not self.at_punct("}"):
-            if self.tok.kind == EOF:
-                raise self.fail(f"expected '}}' to close variant '{name.text}', found end of file")
-            try:
-                decl.alternatives.append(self.parse_alternative(name.text))
-            except ParseError as err:
-                decl.misread = True
-                self.report(err)
-                self.sync_member()
-        self.advance()
-        if self.at_punct(";"):
-            self.advance()
+        decl.misread = self.members(f"variant '{name.text}'",
+                                    lambda: decl.alternatives.append(self.parse_alternative(name.text)))
         return decl
 
     def parse_alternative(self, variant: str) -> ast.TypeExpr:
@@ -548,18 +546,12 @@ class Parser:
                               attrs.response, attrs.rejects,
                               attrs.given("request")[1] if attrs.request else None,
                               attrs.doc)
-        while not self.at_punct("}"):
-            if self.tok.kind == EOF:
-                raise self.fail(f"expected '}}' to close {kind} '{name.text}', found end of file")
-            try:
-                if not self._plain_fields(decl.fields):
-                    decl.fields.append(self.parse_field())
-            except ParseError as err:
-                self.report(err)
-                self.sync_member()
-        self.advance()
-        if self.at_punct(";"):
-            self.advance()
+
+        def read_field() -> None:
+            if not self._plain_fields(decl.fields):
+                decl.fields.append(self.parse_field())
+
+        self.members(f"{kind} '{name.text}'", read_field)
         return decl
 
     # -- fields ---------------------------------------------------------------
