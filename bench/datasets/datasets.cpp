@@ -135,6 +135,35 @@ map::ContainerMap make_map() {
     return v;
 }
 
+events::Events make_events() {
+    // 100 events: mostly quotes and trades, as a feed carries them, some cancels and
+    // heartbeats, and bare sequence numbers (the scalar alternative).
+    using namespace events;
+    Prng rng(0x4576656e7473ull);  // "Events"
+    Events v;
+    v.events.reserve(100);
+    int64_t time = 1700000000000000000;
+    for (int i = 0; i < 100; ++i) {
+        const int64_t pick = rng.range(0, 99);
+        time += rng.range(1000, 1000000);
+        const double mid = 100.0 + static_cast<double>(rng.range(-50000, 50000)) / 1000.0;
+        if (pick < 40) {
+            v.events.emplace_back(Quote{mid - 0.01, mid + 0.01, static_cast<int32_t>(rng.range(1, 10000)),
+                                        static_cast<int32_t>(rng.range(1, 10000))});
+        } else if (pick < 70) {
+            v.events.emplace_back(Trade{rng.range(1, 1000000000), mid, rng.range(1, 100000),
+                                        rng.alnum(static_cast<size_t>(rng.range(3, 8)))});
+        } else if (pick < 80) {
+            v.events.emplace_back(Cancel{rng.range(1, 1000000000), rng.alnum(static_cast<size_t>(rng.range(8, 24)))});
+        } else if (pick < 90) {
+            v.events.emplace_back(Heartbeat{time});
+        } else {
+            v.events.emplace_back(rng.range(0, 1000000000));
+        }
+    }
+    return v;
+}
+
 }  // namespace
 
 #define FWB_DATASET_VALUE(NS, TYPE, MAKE, DESC)  \
@@ -152,5 +181,7 @@ FWB_DATASET_VALUE(mixed, Mixed, make_mixed, "ints, uint32, double, 12-char strin
 FWB_DATASET_VALUE(complex, Complex, make_complex, "17 fields, 5 strings of 60..100 chars")
 FWB_DATASET_VALUE(vec, ContainerVec, make_vec, "50 strings of 8 chars + 50 int64")
 FWB_DATASET_VALUE(map, ContainerMap, make_map, "map<int32,string> with 20 entries")
+FWB_DATASET_VALUE(events, Events, make_events,
+                  "100 events, each a variant of 4 structs (quote, trade, cancel, heartbeat) or an int64")
 
 }  // namespace fwb

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace fwb {
@@ -153,6 +154,38 @@ struct ContainerMap {
 };
 }  // namespace map
 
+namespace events {
+struct Trade {
+    int64_t id = 0;
+    double price = 0.0;
+    int64_t quantity = 0;
+    std::string symbol;
+    bool operator==(const Trade&) const = default;
+};
+struct Quote {
+    double bid = 0.0;
+    double ask = 0.0;
+    int32_t bid_size = 0;
+    int32_t ask_size = 0;
+    bool operator==(const Quote&) const = default;
+};
+struct Heartbeat {
+    int64_t time = 0;
+    bool operator==(const Heartbeat&) const = default;
+};
+struct Cancel {
+    int64_t id = 0;
+    std::string reason;
+    bool operator==(const Cancel&) const = default;
+};
+// `variant Event { Trade; Quote; Heartbeat; Cancel; int64; }`: the index is the alternative.
+using Event = std::variant<Trade, Quote, Heartbeat, Cancel, int64_t>;
+struct Events {
+    std::vector<Event> events;
+    bool operator==(const Events&) const = default;
+};
+}  // namespace events
+
 // Static facts about a data set, keyed by its root type.
 template <class Model>
 struct Dataset;
@@ -172,7 +205,19 @@ FWB_DATASET(mixed, Mixed)
 FWB_DATASET(complex, Complex)
 FWB_DATASET(vec, ContainerVec)
 FWB_DATASET(map, ContainerMap)
+FWB_DATASET(events, Events)
 #undef FWB_DATASET
+
+// True for a data set whose model holds a sum type (events: a std::variant). It compares
+// the serializers that have one (Protobuf oneof, FlatBuffers and Cap'n Proto unions,
+// fastwire variants, the handwritten baseline); the others register it as n/a.
+template <class Model>
+inline constexpr bool holds_variant = false;
+template <>
+inline constexpr bool holds_variant<events::Events> = true;
+inline constexpr const char* kNoSumType =
+    "not measured: the events data set compares sum types (Protobuf oneof, FlatBuffers and Cap'n Proto "
+    "unions, fastwire variants, std::variant by hand)";
 
 // Calls f.template operator()<Model>() for every data set, in report order.
 template <class F>
@@ -185,6 +230,7 @@ void for_each_dataset(F&& f) {
     f.template operator()<complex::Complex>();
     f.template operator()<vec::ContainerVec>();
     f.template operator()<map::ContainerMap>();
+    f.template operator()<events::Events>();
 }
 
 }  // namespace fwb

@@ -245,6 +245,7 @@ FWB_INSTANTIATE(mixed::Mixed)
 FWB_INSTANTIATE(complex::Complex)
 FWB_INSTANTIATE(vec::ContainerVec)
 FWB_INSTANTIATE(map::ContainerMap)
+FWB_INSTANTIATE(events::Events)
 #undef FWB_INSTANTIATE
 
 }  // namespace fwb

@@ -22,7 +22,7 @@ EXPECTED_ROWS = {
     "boost", "rapidjson", "simdjson", "nlohmann", "fastwire", "fastwire-final", "fastwire-json",
     "fastwire-arena",
 }
-DATASETS = {"account", "monsters", "record", "ints", "mixed", "complex", "vec", "map"}
+DATASETS = {"account", "monsters", "record", "ints", "mixed", "complex", "vec", "map", "events"}
 
 
 def run_core(*args):

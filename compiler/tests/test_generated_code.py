@@ -20,7 +20,7 @@ from typing import List, Optional
 import pytest
 
 from fastwire import Reporter, compile_schema
-from fastwire.generators import GENERATORS, Options
+from fastwire.generators import GENERATORS, LANGUAGES, Options
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CXX = shutil.which("g++") or shutil.which("clang++")
@@ -252,6 +252,79 @@ def random_schema(rnd: random.Random, package: str, earlier: List[Declared] = ()
     return "\n".join(lines) + "\n", declared
 
 
+# Collection forms an alternative may take (not a bare optional: `V?` makes the field optional).
+ALT_FORMS = ["[N]", "?[N]", "[]", "?[]", "()", "?()"]
+
+
+def random_variants(rnd: random.Random, declared: Declared) -> str:
+    """A package of random variants over what a random package declares (its enums, flags
+    and structs, qualified), earlier variants of its own and `everyvariant`'s, with structs
+    and a message that hold them in every way a field can: plain, optional, in collections."""
+    package = declared.package.replace("fuzz", "fuzzv", 1)
+    enums = [e[0] for e in declared.enums]
+    structs = [s[0] for s in declared.structs]
+    keys = KEYABLE + enums + [s[0] for s in declared.structs if s[1]]
+    imported = rnd.random() < 0.3
+    lines = [f"package {package}", f"import {declared.package}"]
+    lines += ["import everyvariant"] if imported else []
+    variants: List[str] = ["everyvariant.Forms"] if imported else []
+    for j in range(rnd.randint(1, 3)):
+        name = f"W{j}"
+        alts: List[str] = []
+        for _ in range(rnd.randint(1, 6)):
+            choice = rnd.random()
+            if choice < 0.35 or not (structs or variants):
+                t = rnd.choice(PRIMS + enums)
+            elif choice < 0.5 and structs:
+                t = rnd.choice(structs)
+            elif choice < 0.65:
+                t = rnd.choice(PRIMS + enums + structs + variants) + rnd.choice(ALT_FORMS)
+            elif choice < 0.72:
+                t = rnd.choice(keys) + "!"
+            elif choice < 0.82:
+                v = rnd.choice(PRIMS + enums + structs + variants)
+                t = f"{v}{rnd.choice(['', '?'])}" + rnd.choice(["<", "{"]) + rnd.choice(keys)
+                t += ">" if "<" in t else "}"
+            elif choice < 0.9 and variants:
+                t = rnd.choice(variants)
+            else:
+                t = name + rnd.choice(["[]", "()"])  # itself, through a vector or a list
+            t = t.replace("[N]", f"[{rnd.randint(1, 3)}]")
+            if t not in alts:
+                alts.append(t)
+        lines.append(f"variant {name} {{ {'; '.join(alts)}; }}")
+        variants.append(name)
+    local = [v for v in variants if "." not in v]
+    for j in range(rnd.randint(1, 2)):
+        fields = [f"    {rnd.choice(variants)}{form.replace('[N]', '[2]')} f{k};"
+                  for k, form in enumerate(["", "?", "[N]", "[]", "?()", "<int32>", "{string}"])
+                  if rnd.random() < 0.6]
+        if structs and rnd.random() < 0.5:
+            fields.append(f"    {rnd.choice(structs)} s;")
+        lines.append(f"struct U{j}\n{{\n" + "\n".join(fields) + "\n}")
+    lines.append(f"message M {{ {rnd.choice(local)} w; }}")
+    return "\n".join(lines) + "\n"
+
+
+# Every kind of alternative, variants in every kind of field and across packages
+EVERY_VARIANT = """\
+package everyvariant
+import everybase
+variant Prims { bool; byte; char; wchar; int8; uint8; int16; uint16; int32; uint32; int64; uint64;
+                float; double; decimal; string; bytes; timestamp; uuid; everybase.Side;
+                everybase.Perm; everybase.Key; everybase.Point; }
+variant Forms { int32[2]; int32?[2]; int32[]; string?[]; int32(); bytes?(); int64!; everybase.Key!;
+                string<int32>; double?<everybase.Side>; everybase.Point{string}; bytes{int64};
+                Prims; Prims[]; Prims{everybase.Key}; everybase.Point[]; }
+variant Tree { int32; Tree[]; Tree(); }
+struct Holder : everybase.Key
+{
+    Prims p; Prims? po; Prims[2] pa; Prims?[2] poa; Prims[] pv; Prims?[] pov; Prims() pl;
+    Prims<int32> pm; Prims?{string} ph; Forms f; Tree t; Tree[] tv;
+}
+message HolderMessage { Holder h; Forms? f; }
+"""
+
 EVERY_BASE = """\
 package everybase
 enum Side : byte { buy = 1; sell = 2; }
@@ -315,7 +388,7 @@ def schema_texts(count: int, seed: int) -> dict:
              # imports `p`, whose name is also a local variable of generated code
              "importer": "package importer\nimport p\nstruct U { int32{p.K} m; p.K k; p.K? o; "
                          "p.K[] v; }\nmessage M { p.K k; }\n",
-             "everybase": EVERY_BASE, "every": every_schema(),
+             "everybase": EVERY_BASE, "every": every_schema(), "everyvariant": EVERY_VARIANT,
              # regressions: one package per bug a language's toolchain found
              "jagged": "package jagged\nstruct J { bytes?[2] b; bytes?[1] c; string?[2] s; }\n",
              # fields named as the locals and parameters of generated methods
@@ -341,6 +414,7 @@ def schema_texts(count: int, seed: int) -> dict:
     for i in range(count):
         text, declared = random_schema(rnd, f"fuzz{i}", earlier)
         texts[declared.package] = text
+        texts[f"fuzzv{i}"] = random_variants(random.Random(f"{seed}/{i}"), declared)
         earlier.append(declared)
     return texts
 
@@ -375,9 +449,11 @@ class SchemaSet:
         out the same each time."""
         out = os.path.join(self.folder, folder or lang)
         contents: dict = {}
+        names = self.names(lang)
         for name, schema in self.schemas.items():
-            if random_schemas is not None and name.startswith("fuzz") and \
-                    int(name[4:]) >= random_schemas:
+            number = name[5:] if name.startswith("fuzzv") else name[4:]
+            if name not in names or random_schemas is not None and name.startswith("fuzz") \
+                    and int(number) >= random_schemas:
                 continue
             for rel, content in GENERATORS[lang](schema, options).items():
                 assert contents.setdefault(rel, content) == content, self.tell(
@@ -388,6 +464,13 @@ class SchemaSet:
             with open(target, "w", encoding="utf-8") as fh:
                 fh.write(content)
         return {rel: os.path.join(out, rel) for rel in contents}
+
+    def names(self, lang: str) -> List[str]:
+        """The packages `lang` renders, in order: all but those that declare or import
+        variants, for a language that does not render variants yet."""
+        refuses = "variant" in LANGUAGES[lang].not_yet
+        return [name for name, schema in self.schemas.items()
+                if not (refuses and any(p.variants for p in schema.packages))]
 
     def run(self, lang: str, cmd: List[str], **kwargs) -> subprocess.CompletedProcess:
         done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -439,7 +522,7 @@ def test_every_schema_uses_every_constructor_over_every_element_type():
 def test_random_schemas_cpp(schema_set):
     cxx = need(CXX, "g++ (or clang++)", "build")
     schema_set.emit("cpp")
-    names = list(schema_set.texts)
+    names = schema_set.names("cpp")
     for start in range(0, len(names), 50):  # one compiler run per 50 schemas
         src = os.path.join(schema_set.folder, "cpp", f"all{start}.cpp")
         with open(src, "w") as fh:
@@ -454,7 +537,7 @@ def test_random_schemas_cpp(schema_set):
 def test_random_schemas_python(schema_set):
     schema_set.emit("python")
     try:
-        python_imports(schema_set.folder, list(schema_set.texts))
+        python_imports(schema_set.folder, schema_set.names("python"))
     except Exception as err:
         raise AssertionError(schema_set.tell(f"Python: {err!r}")) from err
 
@@ -725,7 +808,7 @@ def test_random_schemas_ruby(schema_set):
     round-trips."""
     ruby = need(shutil.which("ruby"), "ruby", "ruby")
     files = schema_set.emit("ruby")
-    order = [files[f"{name}_fbe.rb"] for name in schema_set.texts]
+    order = [files[f"{name}_fbe.rb"] for name in schema_set.names("ruby")]
     done = schema_set.run("Ruby", [ruby, "-w", "-e", RUBY_CHECK, os.path.join(REPO, "ruby", "lib"),
                                    *order])
     assert not done.stdout, schema_set.tell("Ruby: warnings:\n" + done.stdout)

@@ -334,7 +334,12 @@ void register_avro(Registry& r) {
                         "Avro C generic values (no code generator; schema parsed once): native object = "
                         "avro_value_t; avro_value_write into a reused memory writer; avro_value_read from a "
                         "reused memory reader into the reused value"};
-    for_each_dataset([&]<class M>() { r.add<M>(info, [] { return std::make_unique<AvroCodec<M>>(); }); });
+    for_each_dataset([&]<class M>() {
+        if constexpr (holds_variant<M>)
+            r.unsupported<M>(info, kNoSumType);
+        else
+            r.add<M>(info, [] { return std::make_unique<AvroCodec<M>>(); });
+    });
 }
 
 }  // namespace fwb

@@ -149,7 +149,12 @@ void register_boost(Registry& r) {
                         "",
                         "binary_oarchive/binary_iarchive (default flags, with header; not "
                         "portable) over streambufs; into the reused canonical struct"};
-    for_each_dataset([&]<class M>() { r.add<M>(info, [] { return std::make_unique<BoostCodec<M>>(); }); });
+    for_each_dataset([&]<class M>() {
+        if constexpr (holds_variant<M>)
+            r.unsupported<M>(info, kNoSumType);
+        else
+            r.add<M>(info, [] { return std::make_unique<BoostCodec<M>>(); });
+    });
 }
 
 }  // namespace fwb

@@ -18,6 +18,7 @@
 
 #include "../../harness/registry.h"
 #include "account.capnp.h"
+#include "events.capnp.h"
 #include "monsters.capnp.h"
 #include "record.capnp.h"
 #include "talk.capnp.h"
@@ -28,6 +29,7 @@ namespace {
 namespace ca = fwb_capnp::account;
 namespace cm = fwb_capnp::monsters;
 namespace cr = fwb_capnp::record;
+namespace ce = fwb_capnp::events;
 namespace ct = fwb_capnp::talk;
 
 capnp::Text::Reader text(const std::string& s) { return capnp::Text::Reader(s.data(), s.size()); }
@@ -143,6 +145,42 @@ void build(const map::ContainerMap& v, ct::ContainerMap::Builder b) {
         m[i].setKey(k);
         m[i].setValue(text(s));
         ++i;
+    }
+}
+void build(const events::Events& v, ce::Events::Builder b) {
+    auto list = b.initEvents(static_cast<unsigned>(v.events.size()));
+    for (unsigned i = 0; i < v.events.size(); ++i) {
+        const events::Event& e = v.events[i];
+        auto x = list[i];
+        switch (e.index()) {
+            case 0: {
+                const auto& t = std::get<events::Trade>(e);
+                auto y = x.initTrade();
+                y.setId(t.id);
+                y.setPrice(t.price);
+                y.setQuantity(t.quantity);
+                y.setSymbol(text(t.symbol));
+                break;
+            }
+            case 1: {
+                const auto& q = std::get<events::Quote>(e);
+                auto y = x.initQuote();
+                y.setBid(q.bid);
+                y.setAsk(q.ask);
+                y.setBidSize(q.bid_size);
+                y.setAskSize(q.ask_size);
+                break;
+            }
+            case 2: x.initHeartbeat().setTime(std::get<events::Heartbeat>(e).time); break;
+            case 3: {
+                const auto& c = std::get<events::Cancel>(e);
+                auto y = x.initCancel();
+                y.setId(c.id);
+                y.setReason(text(c.reason));
+                break;
+            }
+            default: x.setSequence(std::get<int64_t>(e)); break;
+        }
     }
 }
 
@@ -261,6 +299,37 @@ void read(ct::ContainerMap::Reader r, map::ContainerMap& v) {
     v.map1.clear();
     for (auto e : r.getMap1())
         v.map1.emplace_hint(v.map1.end(), e.getKey(), std::string(e.getValue().cStr(), e.getValue().size()));
+}
+void read(ce::Events::Reader r, events::Events& v) {
+    auto list = r.getEvents();
+    v.events.clear();
+    v.events.reserve(list.size());
+    for (auto x : list) {
+        switch (x.which()) {
+            case ce::Event::TRADE: {
+                auto y = x.getTrade();
+                events::Trade t{y.getId(), y.getPrice(), y.getQuantity(), {}};
+                assign(t.symbol, y.getSymbol());
+                v.events.emplace_back(std::move(t));
+                break;
+            }
+            case ce::Event::QUOTE: {
+                auto y = x.getQuote();
+                v.events.emplace_back(events::Quote{y.getBid(), y.getAsk(), y.getBidSize(), y.getAskSize()});
+                break;
+            }
+            case ce::Event::HEARTBEAT: v.events.emplace_back(events::Heartbeat{x.getHeartbeat().getTime()}); break;
+            case ce::Event::CANCEL: {
+                auto y = x.getCancel();
+                events::Cancel c{y.getId(), {}};
+                assign(c.reason, y.getReason());
+                v.events.emplace_back(std::move(c));
+                break;
+            }
+            case ce::Event::SEQUENCE: v.events.emplace_back(x.getSequence()); break;
+            default: throw DecodeError("capnp: an event of no known alternative");
+        }
+    }
 }
 
 // ---- "read a few fields" through the generated readers (no copy)
@@ -393,6 +462,7 @@ void register_capnp(Registry& r) {
     add_both<complex::Complex, ct::Complex>(r, flat, packed);
     add_both<vec::ContainerVec, ct::ContainerVec>(r, flat, packed);
     add_both<map::ContainerMap, ct::ContainerMap>(r, flat, packed);
+    add_both<events::Events, ce::Events>(r, flat, packed);
 }
 
 }  // namespace fwb

@@ -141,7 +141,12 @@ void register_cereal(Registry& r) {
                         "",
                         "PortableBinaryArchive over a std::ostream into a reused vector / a "
                         "std::istream over the input; into the reused canonical struct"};
-    for_each_dataset([&]<class M>() { r.add<M>(info, [] { return std::make_unique<CerealCodec<M>>(); }); });
+    for_each_dataset([&]<class M>() {
+        if constexpr (holds_variant<M>)
+            r.unsupported<M>(info, kNoSumType);
+        else
+            r.add<M>(info, [] { return std::make_unique<CerealCodec<M>>(); });
+    });
 }
 
 }  // namespace fwb

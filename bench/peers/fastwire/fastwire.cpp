@@ -303,6 +303,8 @@ void register_fastwire(Registry& r) {
     add_dataset<complex::Complex, ::complex::Complex>(r, rows);
     add_dataset<vec::ContainerVec, ::vec::ContainerVec>(r, rows);
     add_dataset<map::ContainerMap, ::map::ContainerMap>(r, rows);
+    for (const PeerInfo* row : {&rows.versioned, &rows.final_, &rows.json, &rows.checked_view, &rows.trusted_view})
+        r.unsupported<events::Events>(*row, "fastwire's C++ variants are not in this build yet");
 #if defined(FWB_FASTWIRE_ARENA)
     register_fastwire_arena(r);
 #endif

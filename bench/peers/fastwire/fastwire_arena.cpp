@@ -130,6 +130,7 @@ void register_fastwire_arena(Registry& r) {
     add<complex::Complex, ::complex_pmr::Complex>(r, info);
     add<vec::ContainerVec, ::vec_pmr::ContainerVec>(r, info);
     add<map::ContainerMap, ::map_pmr::ContainerMap>(r, info);
+    r.unsupported<events::Events>(info, "fastwire's C++ variants are not in this build yet");
 }
 
 }  // namespace fwb

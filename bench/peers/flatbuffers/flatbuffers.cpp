@@ -14,6 +14,7 @@
 
 #include "../../harness/registry.h"
 #include "account_generated.h"
+#include "events_generated.h"
 #include "monsters_generated.h"
 #include "record_generated.h"
 #include "talk_generated.h"
@@ -25,6 +26,7 @@ namespace fa = fwb_fb::account;
 namespace fm = fwb_fb::monsters;
 namespace fr = fwb_fb::record;
 namespace ft = fwb_fb::talk;
+namespace fe = fwb_fb::events;
 
 // ---- canonical -> object API
 std::unique_ptr<fa::BalanceT> to_fb(const account::Balance& v) {
@@ -131,6 +133,56 @@ void to_fb(const map::ContainerMap& v, ft::ContainerMapT& t) {
         t.map1.push_back(std::move(e));
     }
 }
+void to_fb(const events::Events& v, fe::EventsT& t) {
+    t.events.clear();
+    t.events.resize(v.events.size());
+    for (size_t i = 0; i < v.events.size(); ++i) {
+        const events::Event& e = v.events[i];
+        fe::EventUnion& u = t.events[i];
+        switch (e.index()) {
+            case 0: {
+                const auto& x = std::get<events::Trade>(e);
+                fe::TradeT y;
+                y.id = x.id;
+                y.price = x.price;
+                y.quantity = x.quantity;
+                y.symbol = x.symbol;
+                u.Set(std::move(y));
+                break;
+            }
+            case 1: {
+                const auto& x = std::get<events::Quote>(e);
+                fe::QuoteT y;
+                y.bid = x.bid;
+                y.ask = x.ask;
+                y.bid_size = x.bid_size;
+                y.ask_size = x.ask_size;
+                u.Set(std::move(y));
+                break;
+            }
+            case 2: {
+                fe::HeartbeatT y;
+                y.time = std::get<events::Heartbeat>(e).time;
+                u.Set(std::move(y));
+                break;
+            }
+            case 3: {
+                const auto& x = std::get<events::Cancel>(e);
+                fe::CancelT y;
+                y.id = x.id;
+                y.reason = x.reason;
+                u.Set(std::move(y));
+                break;
+            }
+            default: {
+                fe::SequenceT y;
+                y.value = std::get<int64_t>(e);
+                u.Set(std::move(y));
+                break;
+            }
+        }
+    }
+}
 
 // ---- object API -> canonical
 void from_fb(const fa::BalanceT& t, account::Balance& v) {
@@ -227,6 +279,28 @@ void from_fb(const ft::ContainerMapT& t, map::ContainerMap& v) {
     v.text1 = t.text1;
     v.map1.clear();
     for (const auto& e : t.map1) v.map1.emplace(e->key, e->value);
+}
+void from_fb(const fe::EventsT& t, events::Events& v) {
+    v.events.clear();
+    v.events.reserve(t.events.size());
+    for (const fe::EventUnion& u : t.events) {
+        switch (u.type) {
+            case fe::Event_Trade: {
+                const auto* x = u.AsTrade();
+                v.events.emplace_back(events::Trade{x->id, x->price, x->quantity, x->symbol});
+                break;
+            }
+            case fe::Event_Quote: {
+                const auto* x = u.AsQuote();
+                v.events.emplace_back(events::Quote{x->bid, x->ask, x->bid_size, x->ask_size});
+                break;
+            }
+            case fe::Event_Heartbeat: v.events.emplace_back(events::Heartbeat{u.AsHeartbeat()->time}); break;
+            case fe::Event_Cancel: v.events.emplace_back(events::Cancel{u.AsCancel()->id, u.AsCancel()->reason}); break;
+            case fe::Event_Sequence: v.events.emplace_back(u.AsSequence()->value); break;
+            default: throw DecodeError("flatbuffers: an event of no known type");
+        }
+    }
 }
 
 // ---- "read a few fields" through the generated accessors (no unpacking)
@@ -335,6 +409,7 @@ void register_flatbuffers(Registry& r) {
     add_both<complex::Complex, ft::Complex>(r, checked, unchecked);
     add_both<vec::ContainerVec, ft::ContainerVec>(r, checked, unchecked);
     add_both<map::ContainerMap, ft::ContainerMap>(r, checked, unchecked);
+    add_both<events::Events, fe::Events>(r, checked, unchecked);
 }
 
 }  // namespace fwb

@@ -341,6 +341,70 @@ void get(Reader& r, map::ContainerMap& v) {
         if (v.map1.size() == before) fail("duplicate map key");
     }
 }
+// events: a u8 index, then the alternative's fields. Decoding reuses an element that holds
+// the same alternative (and its strings' capacity).
+template <class S>
+void put(S& s, const events::Events& v) {
+    put_len(s, v.events.size());
+    for (const events::Event& e : v.events) {
+        s.pod(static_cast<uint8_t>(e.index()));
+        if (const auto* t = std::get_if<events::Trade>(&e)) {
+            s.pod(t->id);
+            s.pod(t->price);
+            s.pod(t->quantity);
+            put_str(s, t->symbol);
+        } else if (const auto* q = std::get_if<events::Quote>(&e)) {
+            s.pod(q->bid);
+            s.pod(q->ask);
+            s.pod(q->bid_size);
+            s.pod(q->ask_size);
+        } else if (const auto* h = std::get_if<events::Heartbeat>(&e)) {
+            s.pod(h->time);
+        } else if (const auto* c = std::get_if<events::Cancel>(&e)) {
+            s.pod(c->id);
+            put_str(s, c->reason);
+        } else {
+            s.pod(std::get<int64_t>(e));
+        }
+    }
+}
+template <class T>
+T& holding(events::Event& e) {
+    if (auto* x = std::get_if<T>(&e)) return *x;
+    return e.emplace<T>();
+}
+void get(Reader& r, events::Events& v) {
+    v.events.resize(r.count(9));  // the smallest event: the index and 8 bytes
+    for (events::Event& e : v.events) {
+        switch (r.pod<uint8_t>()) {
+            case 0: {
+                auto& t = holding<events::Trade>(e);
+                t.id = r.pod<int64_t>();
+                t.price = r.pod<double>();
+                t.quantity = r.pod<int64_t>();
+                r.str(t.symbol);
+                break;
+            }
+            case 1: {
+                auto& q = holding<events::Quote>(e);
+                q.bid = r.pod<double>();
+                q.ask = r.pod<double>();
+                q.bid_size = r.pod<int32_t>();
+                q.ask_size = r.pod<int32_t>();
+                break;
+            }
+            case 2: holding<events::Heartbeat>(e).time = r.pod<int64_t>(); break;
+            case 3: {
+                auto& c = holding<events::Cancel>(e);
+                c.id = r.pod<int64_t>();
+                r.str(c.reason);
+                break;
+            }
+            case 4: holding<int64_t>(e) = r.pod<int64_t>(); break;
+            default: fail("bad event index");
+        }
+    }
+}
 
 template <class Model>
 class HandCodec final : public Codec<Model> {

@@ -119,7 +119,12 @@ void register_msgpack(Registry& r) {
                         "",
                         "msgpack-cxx: struct = array of fields; pack into a reused sbuffer; "
                         "unpack into a reused zone + convert into the reused struct"};
-    for_each_dataset([&]<class M>() { r.add<M>(info, [] { return std::make_unique<MsgpackCodec<M>>(); }); });
+    for_each_dataset([&]<class M>() {
+        if constexpr (holds_variant<M>)
+            r.unsupported<M>(info, kNoSumType);
+        else
+            r.add<M>(info, [] { return std::make_unique<MsgpackCodec<M>>(); });
+    });
 }
 
 }  // namespace fwb

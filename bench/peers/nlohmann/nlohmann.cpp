@@ -134,7 +134,12 @@ void register_nlohmann(Registry& r) {
                                 std::to_string(NLOHMANN_JSON_VERSION_PATCH);
     const PeerInfo info{"nlohmann", "nlohmann", Kind::text,
                         version,    "",         "struct -> nlohmann::json -> dump(); json::parse -> struct (reused)"};
-    for_each_dataset([&]<class M>() { r.add<M>(info, [] { return std::make_unique<NlohmannCodec<M>>(); }); });
+    for_each_dataset([&]<class M>() {
+        if constexpr (holds_variant<M>)
+            r.unsupported<M>(info, kNoSumType);
+        else
+            r.add<M>(info, [] { return std::make_unique<NlohmannCodec<M>>(); });
+    });
 }
 
 }  // namespace fwb

@@ -12,6 +12,7 @@
 
 #include "../../harness/registry.h"
 #include "account.pb.h"
+#include "events.pb.h"
 #include "monsters.pb.h"
 #include "record.pb.h"
 #include "talk.pb.h"
@@ -23,6 +24,7 @@ namespace pa = fwb_pb::account;
 namespace pm = fwb_pb::monsters;
 namespace pr = fwb_pb::record;
 namespace pt = fwb_pb::talk;
+namespace pe = fwb_pb::events;
 
 // ---- canonical -> message
 void to_pb(const account::Balance& v, pa::Balance* m) {
@@ -224,6 +226,63 @@ void from_pb(const pt::ContainerMap& m, map::ContainerMap& v) {
     for (const auto& [k, s] : m.map1()) v.map1.emplace(k, s);
 }
 
+void to_pb(const events::Events& v, pe::Events* m) {
+    for (const auto& e : v.events) {
+        auto* x = m->add_events();
+        switch (e.index()) {
+            case 0: {
+                const auto& t = std::get<events::Trade>(e);
+                auto* y = x->mutable_trade();
+                y->set_id(t.id);
+                y->set_price(t.price);
+                y->set_quantity(t.quantity);
+                y->set_symbol(t.symbol);
+                break;
+            }
+            case 1: {
+                const auto& q = std::get<events::Quote>(e);
+                auto* y = x->mutable_quote();
+                y->set_bid(q.bid);
+                y->set_ask(q.ask);
+                y->set_bid_size(q.bid_size);
+                y->set_ask_size(q.ask_size);
+                break;
+            }
+            case 2: x->mutable_heartbeat()->set_time(std::get<events::Heartbeat>(e).time); break;
+            case 3: {
+                const auto& c = std::get<events::Cancel>(e);
+                auto* y = x->mutable_cancel();
+                y->set_id(c.id);
+                y->set_reason(c.reason);
+                break;
+            }
+            default: x->set_sequence(std::get<int64_t>(e)); break;
+        }
+    }
+}
+void from_pb(const pe::Events& m, events::Events& v) {
+    v.events.clear();
+    v.events.reserve(static_cast<size_t>(m.events_size()));
+    for (const auto& x : m.events()) {
+        switch (x.event_case()) {
+            case pe::Event::kTrade: {
+                const auto& y = x.trade();
+                v.events.emplace_back(events::Trade{y.id(), y.price(), y.quantity(), y.symbol()});
+                break;
+            }
+            case pe::Event::kQuote: {
+                const auto& y = x.quote();
+                v.events.emplace_back(events::Quote{y.bid(), y.ask(), y.bid_size(), y.ask_size()});
+                break;
+            }
+            case pe::Event::kHeartbeat: v.events.emplace_back(events::Heartbeat{x.heartbeat().time()}); break;
+            case pe::Event::kCancel: v.events.emplace_back(events::Cancel{x.cancel().id(), x.cancel().reason()}); break;
+            case pe::Event::kSequence: v.events.emplace_back(x.sequence()); break;
+            default: throw DecodeError("protobuf: an event with no alternative set");
+        }
+    }
+}
+
 template <class Msg>
 ByteView serialize_to(const Msg& msg, std::vector<uint8_t>& buf) {
     const size_t size = msg.ByteSizeLong();
@@ -326,6 +385,7 @@ void register_protobuf(Registry& r) {
     add_both<complex::Complex, pt::Complex>(r, plain, arena);
     add_both<vec::ContainerVec, pt::ContainerVec>(r, plain, arena);
     add_both<map::ContainerMap, pt::ContainerMap>(r, plain, arena);
+    add_both<events::Events, pe::Events>(r, plain, arena);
 }
 
 }  // namespace fwb

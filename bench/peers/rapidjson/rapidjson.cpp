@@ -160,7 +160,12 @@ void register_rapidjson(Registry& r) {
                         "",
                         "Writer (SAX) from the struct into a reused StringBuffer; Document::Parse "
                         "(full precision, pooled) + field lookup by name into the reused struct"};
-    for_each_dataset([&]<class M>() { r.add<M>(info, [] { return std::make_unique<RapidCodec<M>>(); }); });
+    for_each_dataset([&]<class M>() {
+        if constexpr (holds_variant<M>)
+            r.unsupported<M>(info, kNoSumType);
+        else
+            r.add<M>(info, [] { return std::make_unique<RapidCodec<M>>(); });
+    });
 }
 
 }  // namespace fwb

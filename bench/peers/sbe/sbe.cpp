@@ -301,6 +301,7 @@ void register_sbe(Registry& r) {
     r.add<complex::Complex>(info, [] { return std::make_unique<SbeCodec<complex::Complex, s::Complex>>(); });
     r.add<vec::ContainerVec>(info, [] { return std::make_unique<SbeCodec<vec::ContainerVec, s::ContainerVec>>(); });
     r.add<map::ContainerMap>(info, [] { return std::make_unique<SbeCodec<map::ContainerMap, s::ContainerMap>>(); });
+    r.unsupported<events::Events>(info, kNoSumType);
 }
 
 }  // namespace fwb

@@ -122,7 +122,12 @@ void register_simdjson(Registry& r) {
                         "simdjson cannot write JSON: serialize uses our hand-written writer "
                         "(std::to_chars); deserialize = copy to a reused padded buffer + "
                         "dom::parser (reused) + field lookup into the reused struct"};
-    for_each_dataset([&]<class M>() { r.add<M>(info, [] { return std::make_unique<SimdjsonCodec<M>>(); }); });
+    for_each_dataset([&]<class M>() {
+        if constexpr (holds_variant<M>)
+            r.unsupported<M>(info, kNoSumType);
+        else
+            r.add<M>(info, [] { return std::make_unique<SimdjsonCodec<M>>(); });
+    });
 }
 
 }  // namespace fwb

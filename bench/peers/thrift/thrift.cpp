@@ -304,6 +304,8 @@ void register_thrift(Registry& r) {
     add_both<complex::Complex, tt::Complex>(r, binary, compact);
     add_both<vec::ContainerVec, tt::ContainerVec>(r, binary, compact);
     add_both<map::ContainerMap, tt::ContainerMap>(r, binary, compact);
+    r.unsupported<events::Events>(binary, kNoSumType);
+    r.unsupported<events::Events>(compact, kNoSumType);
 }
 
 }  // namespace fwb
